@@ -1,0 +1,103 @@
+/**
+ * Bundles the hand-authored document in openapi/ into packages/openapi/dist:
+ * the combined document (V3 and V4) and one per version, each as JSON and YAML.
+ *
+ *   tsx scripts/bundle.ts [--out <dir>]
+ *
+ * Redocly's bundler does the work (the three APIs and their decorators are in
+ * openapi/redocly.yaml). Two things are done after it:
+ * - examples are inlined where they are used: they are leaves, and Redocly names
+ *   example components by file name, which collides across operations;
+ * - a per-version bundle keeps only its own version's tag.
+ * The output is byte-for-byte reproducible: no timestamps, stable key order.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stringify } from 'yaml';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const redoclyConfig = join(repoRoot, 'openapi', 'redocly.yaml');
+const redoclyCli = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
+
+/** The bundles: Redocly API alias, output file stem, and the tag a per-version bundle keeps. */
+export const bundles = [
+  { api: 'gateway', file: 'gateway', tag: undefined },
+  { api: 'gateway-v4', file: 'gateway-v4', tag: 'V4' },
+  { api: 'gateway-v3', file: 'gateway-v3', tag: 'V3' },
+] as const;
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+const isObject = (value: Json | undefined): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Replaces every `{ $ref: '#/components/examples/X' }` with the example itself and drops `components.examples`. */
+function inlineExamples(document: JsonObject): void {
+  const components = document.components as JsonObject;
+  const examples = (components.examples ?? {}) as JsonObject;
+  const prefix = '#/components/examples/';
+  const visit = (node: Json): Json => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (!isObject(node)) return node;
+    const ref = node.$ref;
+    if (typeof ref === 'string' && ref.startsWith(prefix)) {
+      const target = examples[ref.slice(prefix.length)];
+      if (target === undefined) throw new Error(`unresolved example ${ref}`);
+      return visit(target);
+    }
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, visit(value)]));
+  };
+  delete components.examples;
+  Object.assign(document, visit(document));
+}
+
+function keepTag(document: JsonObject, tag: string): void {
+  document.tags = (document.tags as JsonObject[]).filter((entry) => entry.name === tag);
+}
+
+function redoclyBundle(api: string, outFile: string): JsonObject {
+  try {
+    execFileSync(process.execPath, [redoclyCli, 'bundle', api, '--config', redoclyConfig, '--ext', 'json', '-o', outFile], {
+      cwd: repoRoot,
+      stdio: 'pipe',
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    });
+  } catch (error) {
+    const failure = error as { stdout?: Buffer; stderr?: Buffer };
+    process.stderr.write(`${failure.stdout ?? ''}${failure.stderr ?? ''}`);
+    throw new Error(`redocly bundle ${api} failed`);
+  }
+  return JSON.parse(readFileSync(outFile, 'utf8')) as JsonObject;
+}
+
+export function buildBundles(outDir: string): string[] {
+  mkdirSync(outDir, { recursive: true });
+  const scratch = mkdtempSync(join(tmpdir(), 'gateway-bundle-'));
+  const written: string[] = [];
+  try {
+    for (const { api, file, tag } of bundles) {
+      const document = redoclyBundle(api, join(scratch, `${file}.json`));
+      inlineExamples(document);
+      if (tag) keepTag(document, tag);
+      const jsonPath = join(outDir, `${file}.json`);
+      const yamlPath = join(outDir, `${file}.yaml`);
+      writeFileSync(jsonPath, `${JSON.stringify(document, null, 2)}\n`);
+      writeFileSync(yamlPath, stringify(document, { lineWidth: 0, aliasDuplicateObjects: false }));
+      written.push(jsonPath, yamlPath);
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return written;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const outFlag = process.argv.indexOf('--out');
+  const outDir = outFlag > 0 ? resolve(process.argv[outFlag + 1]) : join(repoRoot, 'packages', 'openapi', 'dist');
+  for (const file of buildBundles(outDir)) console.log(`bundled ${file}`);
+}

@@ -1,0 +1,81 @@
+/**
+ * Lints the document: Spectral (house rules, OWASP, spectral:oas) and Redocly
+ * (recommended + configurable rules), each on the multi-file sources and on the
+ * three bundles. Any error or warning fails; a warning we accept is turned off
+ * in the ruleset with its reason.
+ *
+ *   tsx scripts/lint.ts        (run by `pnpm lint` after `pnpm build`)
+ */
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundles } from './bundle.ts';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const bin = (pkg: string, path: string) => join(dirname(require.resolve(`${pkg}/package.json`)), path);
+const spectralCli = bin('@stoplight/spectral-cli', 'dist/index.js');
+const redoclyCli = bin('@redocly/cli', 'bin/cli.js');
+
+const sourceRoot = join(repoRoot, 'openapi', 'openapi.yaml');
+const bundleFiles = bundles.map(({ file }) => join(repoRoot, 'packages', 'openapi', 'dist', `${file}.json`));
+const rulesets = { sources: join(repoRoot, 'openapi', 'lint', 'spectral-sources.yaml'), bundles: join(repoRoot, 'openapi', 'lint', 'spectral.yaml') };
+const redoclyConfig = join(repoRoot, 'openapi', 'redocly.yaml');
+
+interface Problem { where: string; rule: string; severity: string; message: string }
+interface SpectralResult { code: string; message: string; severity: number; source?: string; range: { start: { line: number } }; path: string[] }
+interface RedoclyReport { problems: { ruleId: string; severity: string; message: string; location: { source: { ref: string }; pointer: string }[] }[] }
+
+function run(args: string[]): string {
+  const result = spawnSync(process.execPath, args, {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+  });
+  if (result.error) throw result.error;
+  if (!result.stdout.trim().startsWith('{') && !result.stdout.trim().startsWith('[')) {
+    throw new Error(`linter did not report: ${args.slice(1).join(' ')}\n${result.stdout}${result.stderr}`);
+  }
+  return result.stdout;
+}
+
+const severityNames = ['error', 'warning', 'info', 'hint'];
+
+function spectral(document: string, ruleset: string): Problem[] {
+  const results = JSON.parse(run([spectralCli, 'lint', document, '--ruleset', ruleset, '--format', 'json', '--fail-severity', 'hint', '--quiet'])) as SpectralResult[];
+  return results.map((result) => ({
+    where: `${relative(repoRoot, result.source ?? document)}:${result.range.start.line + 1} (${result.path.join('.')})`,
+    rule: `spectral ${result.code}`,
+    severity: severityNames[result.severity] ?? 'error',
+    message: result.message,
+  }));
+}
+
+function redocly(target: string): Problem[] {
+  const report = JSON.parse(run([redoclyCli, 'lint', target, '--config', redoclyConfig, '--format', 'json', '--max-problems', '1000'])) as RedoclyReport;
+  return report.problems.map((problem) => ({
+    where: problem.location.map((at) => `${relative(repoRoot, at.source.ref)}${at.pointer}`).join(', '),
+    rule: `redocly ${problem.ruleId}`,
+    severity: problem.severity,
+    message: problem.message,
+  }));
+}
+
+const checks: [string, () => Problem[]][] = [
+  ['Spectral, sources', () => spectral(sourceRoot, rulesets.sources)],
+  ...bundleFiles.map((file): [string, () => Problem[]] => [`Spectral, ${relative(repoRoot, file)}`, () => spectral(file, rulesets.bundles)]),
+  ...bundles.map(({ api }): [string, () => Problem[]] => [`Redocly, sources as ${api}`, () => redocly(api)]),
+  ...bundleFiles.map((file): [string, () => Problem[]] => [`Redocly, ${relative(repoRoot, file)}`, () => redocly(file)]),
+];
+
+let total = 0;
+for (const [name, check] of checks) {
+  const problems = check();
+  total += problems.length;
+  console.log(`${problems.length === 0 ? 'ok  ' : 'FAIL'} ${name}: ${problems.length} problem(s)`);
+  for (const problem of problems) console.log(`     ${problem.severity} ${problem.rule} ${problem.where}\n       ${problem.message}`);
+}
+console.log(total === 0 ? '\nlint: 0 errors, 0 warnings' : `\nlint: ${total} problem(s)`);
+process.exitCode = total === 0 ? 0 : 1;
