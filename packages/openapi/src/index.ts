@@ -28,3 +28,5 @@ export interface OpenApiDocument {
   components: Record<string, Record<string, unknown>>;
   [key: string]: unknown;
 }
+
+export { createSchemaValidator, type SchemaValidator } from './validator.js';

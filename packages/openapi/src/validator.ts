@@ -1,0 +1,115 @@
+/**
+ * JSON Schema 2020-12 validation against the bundle, with Ajv. One place for
+ * every package that checks a value against the document (the contract tests,
+ * the server, the example checks), so that all of them read the schemas alike.
+ */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { OpenApiDocument } from './index.js';
+
+// ajv-formats is CommonJS; its default export arrives wrapped under NodeNext.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+/** OpenAPI keywords and our extensions that may stand in a schema; Ajv must know them to stay strict about the rest. */
+const annotationKeywords = ['example', 'discriminator', 'xml', 'externalDocs'];
+
+const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Every `x-...` key used anywhere in the document, so Ajv accepts them as annotations. */
+function extensionKeywords(node: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) node.forEach((item) => extensionKeywords(item, found));
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key.startsWith('x-')) found.add(key);
+      extensionKeywords(value, found);
+    }
+  }
+  return found;
+}
+
+export interface SchemaValidator {
+  /** Validates a value against the schema at a JSON pointer of the document, e.g. `#/components/schemas/GatewayQuoteV4`. */
+  validate(pointer: string, value: unknown): { valid: boolean; errors: ErrorObject[] };
+  /** A compiled validator for the schema at a pointer (compiled once, then cached). */
+  compile(pointer: string): ValidateFunction;
+  /** The pointer of a component schema by name. */
+  schemaPointer(name: string): string;
+  /** The pointer of an operation's schema: request body or response body for a status and media type. */
+  responsePointer(path: string, method: string, status: string, mediaType?: string): string;
+  requestBodyPointer(path: string, method: string, mediaType?: string): string;
+  /** Ajv's errors as one readable line each. */
+  describe(errors: ErrorObject[]): string;
+}
+
+const documentId = 'https://swap-gateway.invalid/openapi.json';
+
+export function createSchemaValidator(document: OpenApiDocument): SchemaValidator {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictTuples: false, validateFormats: true });
+  addFormats(ajv);
+  ajv.addVocabulary([...annotationKeywords, ...extensionKeywords(document)]);
+  // The document is registered whole, so `#/components/schemas/...` references resolve inside it.
+  // It is not itself a schema: only the pointers compiled below are used as schemas, and its
+  // top-level `components` and `paths` are known to Ajv as keywords that validate nothing.
+  ajv.addVocabulary(['components', 'paths']);
+  ajv.addSchema({ $id: documentId, $defs: {}, ...pick(document, ['components', 'paths']) }, undefined, true, false);
+  const cache = new Map<string, ValidateFunction>();
+  const compile = (pointer: string) => {
+    let validate = cache.get(pointer);
+    if (!validate) {
+      validate = ajv.compile({ $ref: `${documentId}${pointer}` });
+      cache.set(pointer, validate);
+    }
+    return validate;
+  };
+  const operationSegments = (path: string, method: string) => ['paths', path, method.toLowerCase()];
+  const pointerTo = (segments: string[]) => canonicalPointer(document, segments);
+  return {
+    compile,
+    validate(pointer, value) {
+      const validate = compile(pointer);
+      const valid = validate(value) as boolean;
+      return { valid, errors: valid ? [] : [...(validate.errors ?? [])] };
+    },
+    schemaPointer: (name) => `#/components/schemas/${escapePointer(name)}`,
+    responsePointer: (path, method, status, mediaType = 'application/json') =>
+      pointerTo([...operationSegments(path, method), 'responses', status, 'content', mediaType, 'schema']),
+    requestBodyPointer: (path, method, mediaType = 'application/json') =>
+      pointerTo([...operationSegments(path, method), 'requestBody', 'content', mediaType, 'schema']),
+    describe: (errors) => errors.map((error) => `${error.instancePath || '(root)'} ${error.message ?? ''} ${JSON.stringify(error.params)}`).join('\n'),
+  };
+}
+
+/**
+ * Walks a path of keys through the document and returns the JSON pointer where
+ * it ends, following the `$ref`s met on the way (a response or request body
+ * given as a reference to components). Throws when the path does not exist.
+ */
+export function canonicalPointer(document: unknown, segments: string[]): string {
+  let node: unknown = document;
+  let at: string[] = [];
+  for (const segment of segments) {
+    node = followRef(document, node, (target) => (at = target));
+    const next = node && typeof node === 'object' ? (node as Record<string, unknown>)[segment] : undefined;
+    if (next === undefined) throw new Error(`the document has nothing at #/${[...at, segment].map(escapePointer).join('/')}`);
+    node = next;
+    at = [...at, segment];
+  }
+  return `#/${at.map(escapePointer).join('/')}`;
+}
+
+function followRef(document: unknown, node: unknown, moved: (segments: string[]) => void): unknown {
+  let current = node;
+  for (let hops = 0; current && typeof current === 'object' && typeof (current as { $ref?: unknown }).$ref === 'string'; hops++) {
+    if (hops > 16) throw new Error('reference cycle');
+    const ref = (current as { $ref: string }).$ref;
+    if (!ref.startsWith('#/')) throw new Error(`external reference ${ref} in a bundle`);
+    const target = ref.slice(2).split('/').map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+    current = target.reduce<unknown>((value, key) => (value as Record<string, unknown>)?.[key], document);
+    moved(target);
+  }
+  return current;
+}
+
+function pick<T extends object>(object: T, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(object).filter(([key]) => keys.includes(key)));
+}

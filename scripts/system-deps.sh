@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the system packages that the tests use and that npm cannot bring:
+# Debian's Chromium (the docs' browser test) and PostgreSQL (the server's store
+# tests on a real database). Skips what is already there; without apt-get or
+# root it says what is missing and leaves it to the machine's owner.
+set -euo pipefail
+
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v pg_ctlcluster >/dev/null 2>&1 || [ -x /usr/lib/postgresql/*/bin/postgres ] 2>/dev/null || missing+=(postgresql)
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+  echo "system-deps: not installed (needs root and apt-get): ${missing[*]}; the tests that need them say so when skipped" >&2
+  exit 0
+fi
+echo "system-deps: installing ${missing[*]} from Debian's packages"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
