@@ -2,7 +2,10 @@
  * Bundles the hand-authored document in openapi/ into packages/openapi/dist:
  * the combined document (V3 and V4) and one per version, each as JSON and YAML.
  *
- *   tsx scripts/bundle.ts [--out <dir>]
+ *   tsx scripts/bundle.ts [--out <dir>] [--source <dir>]
+ *
+ * --source is a directory holding an openapi/ folder (the repository root by
+ * default), so that a document at another git ref can be bundled the same way.
  *
  * Redocly's bundler does the work (the three APIs and their decorators are in
  * openapi/redocly.yaml). Two things are done after it:
@@ -20,7 +23,6 @@ import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const redoclyConfig = join(repoRoot, 'openapi', 'redocly.yaml');
 const redoclyCli = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
 
 /** The bundles: Redocly API alias, output file stem, and the tag a per-version bundle keeps. */
@@ -60,10 +62,11 @@ function keepTag(document: JsonObject, tag: string): void {
   document.tags = (document.tags as JsonObject[]).filter((entry) => entry.name === tag);
 }
 
-function redoclyBundle(api: string, outFile: string): JsonObject {
+function redoclyBundle(sourceRoot: string, api: string, outFile: string): JsonObject {
   try {
-    execFileSync(process.execPath, [redoclyCli, 'bundle', api, '--config', redoclyConfig, '--ext', 'json', '-o', outFile], {
-      cwd: repoRoot,
+    const config = join(sourceRoot, 'openapi', 'redocly.yaml');
+    execFileSync(process.execPath, [redoclyCli, 'bundle', api, '--config', config, '--ext', 'json', '-o', outFile], {
+      cwd: sourceRoot,
       stdio: 'pipe',
       env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
     });
@@ -75,13 +78,13 @@ function redoclyBundle(api: string, outFile: string): JsonObject {
   return JSON.parse(readFileSync(outFile, 'utf8')) as JsonObject;
 }
 
-export function buildBundles(outDir: string): string[] {
+export function buildBundles(outDir: string, sourceRoot: string = repoRoot): string[] {
   mkdirSync(outDir, { recursive: true });
   const scratch = mkdtempSync(join(tmpdir(), 'gateway-bundle-'));
   const written: string[] = [];
   try {
     for (const { api, file, tag } of bundles) {
-      const document = redoclyBundle(api, join(scratch, `${file}.json`));
+      const document = redoclyBundle(sourceRoot, api, join(scratch, `${file}.json`));
       inlineExamples(document);
       if (tag) keepTag(document, tag);
       const jsonPath = join(outDir, `${file}.json`);
@@ -99,5 +102,7 @@ export function buildBundles(outDir: string): string[] {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const outFlag = process.argv.indexOf('--out');
   const outDir = outFlag > 0 ? resolve(process.argv[outFlag + 1]) : join(repoRoot, 'packages', 'openapi', 'dist');
-  for (const file of buildBundles(outDir)) console.log(`bundled ${file}`);
+  const sourceFlag = process.argv.indexOf('--source');
+  const sourceRoot = sourceFlag > 0 ? resolve(process.argv[sourceFlag + 1]) : repoRoot;
+  for (const file of buildBundles(outDir, sourceRoot)) console.log(`bundled ${file}`);
 }
