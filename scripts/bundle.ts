@@ -100,9 +100,12 @@ export function buildBundles(outDir: string, sourceRoot: string = repoRoot): str
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const outFlag = process.argv.indexOf('--out');
-  const outDir = outFlag > 0 ? resolve(process.argv[outFlag + 1]) : join(repoRoot, 'packages', 'openapi', 'dist');
-  const sourceFlag = process.argv.indexOf('--source');
-  const sourceRoot = sourceFlag > 0 ? resolve(process.argv[sourceFlag + 1]) : repoRoot;
+  const flag = (name: string) => {
+    const index = process.argv.indexOf(name);
+    const value = index > 0 ? process.argv[index + 1] : undefined;
+    return value === undefined ? undefined : resolve(value);
+  };
+  const outDir = flag('--out') ?? join(repoRoot, 'packages', 'openapi', 'dist');
+  const sourceRoot = flag('--source') ?? repoRoot;
   for (const file of buildBundles(outDir, sourceRoot)) console.log(`bundled ${file}`);
 }

@@ -21,7 +21,8 @@ const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/
 function describe(segments: string[]): string {
   const [section, first, second, ...rest] = segments;
   const noise = new Set(['properties', 'content', 'application/json', 'schema', 'items', 'allOf', 'oneOf', 'anyOf']);
-  const inner = (keys: string[]) => keys.filter((key) => !noise.has(key) && !/^\d+$/.test(key));
+  // Array indices say nothing to a reader; status codes (the keys under `responses`) do.
+  const inner = (keys: string[]) => keys.filter((key, index) => !noise.has(key) && (!/^\d+$/.test(key) || keys[index - 1] === 'responses'));
   if (section === 'paths' && first && second) return [`${second.toUpperCase()} ${first}`, ...inner(rest)].join(' › ');
   if (section === 'components' && second) return [second, ...inner(rest)].join(' › ');
   return inner(segments).join(' › ') || 'document';

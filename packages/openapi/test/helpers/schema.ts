@@ -1,0 +1,59 @@
+/** Reading the bundle's schemas the way a reader of the description would: through $ref and allOf. */
+import type { OpenApiDocument } from '@swap-gateway/openapi';
+
+export type Schema = Record<string, unknown> & {
+  $ref?: string;
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  allOf?: Schema[];
+  oneOf?: Schema[];
+  anyOf?: Schema[];
+  items?: Schema;
+};
+
+export function resolve(document: OpenApiDocument, schema: Schema | undefined): Schema {
+  let current = schema ?? {};
+  for (let hops = 0; typeof current.$ref === 'string'; hops++) {
+    if (hops > 16) throw new Error('reference cycle');
+    const path = current.$ref.replace(/^#\//, '').split('/');
+    current = path.reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], document) as Schema;
+  }
+  return current;
+}
+
+/** Properties and required names of an object schema, merged over its allOf members. */
+export function effective(document: OpenApiDocument, schema: Schema | undefined): { properties: Record<string, Schema>; required: Set<string> } {
+  const resolved = resolve(document, schema);
+  const properties: Record<string, Schema> = { ...(resolved.properties ?? {}) };
+  const required = new Set(resolved.required ?? []);
+  for (const member of resolved.allOf ?? []) {
+    const inner = effective(document, member);
+    Object.assign(properties, inner.properties);
+    inner.required.forEach((name) => required.add(name));
+  }
+  return { properties, required };
+}
+
+export function componentSchema(document: OpenApiDocument, name: string): Schema {
+  const schema = (document.components.schemas as Record<string, Schema>)[name];
+  if (!schema) throw new Error(`no component schema ${name}`);
+  return schema;
+}
+
+/** The JSON types a schema admits, looking through $ref, oneOf/anyOf branches and type arrays. */
+export function types(document: OpenApiDocument, schema: Schema | undefined): Set<string> {
+  const resolved = resolve(document, schema);
+  const found = new Set<string>([resolved.type ?? []].flat());
+  if (resolved.const !== undefined) found.add(typeof resolved.const);
+  for (const branch of [...(resolved.oneOf ?? []), ...(resolved.anyOf ?? [])]) types(document, branch).forEach((type) => found.add(type));
+  for (const member of resolved.allOf ?? []) types(document, member).forEach((type) => found.add(type));
+  if (found.size === 0 && resolved.properties) found.add('object');
+  return found;
+}
+
+/** The branches of a union, resolved. */
+export function branches(document: OpenApiDocument, schema: Schema): Schema[] {
+  const resolved = resolve(document, schema);
+  return [...(resolved.oneOf ?? []), ...(resolved.anyOf ?? [])].map((branch) => resolve(document, branch));
+}

@@ -1,0 +1,121 @@
+/**
+ * The house rules can fail: each one is run on a copy of the V3 bundle broken in
+ * the way the rule forbids, and must report it; the unbroken bundle reports
+ * nothing. The same is done for Redocly's configurable rules.
+ */
+import * as fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Document, Spectral, type ISpectralDiagnostic } from '@stoplight/spectral-core';
+import { Json as JsonParser } from '@stoplight/spectral-parsers';
+import { commonjs } from '@stoplight/spectral-ruleset-bundler/plugins/commonjs';
+import { bundleAndLoadRuleset } from '@stoplight/spectral-ruleset-bundler/with-loader';
+import { fetch } from '@stoplight/spectral-runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadBundle, type OpenApiDocument } from '@swap-gateway/openapi';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+type Doc = OpenApiDocument & Record<string, any>;
+
+let spectral: Spectral;
+beforeAll(async () => {
+  spectral = new Spectral();
+  spectral.setRuleset(await bundleAndLoadRuleset(join(repoRoot, 'openapi/lint/spectral.yaml'), { fs, fetch }, [commonjs()]));
+});
+
+async function lint(document: Doc): Promise<ISpectralDiagnostic[]> {
+  return spectral.run(new Document(JSON.stringify(document, null, 2), JsonParser, join(repoRoot, 'fixture.json')));
+}
+
+const base = () => loadBundle('gateway-v3') as Doc;
+const createOrder = (doc: Doc) => doc.paths['/v3/create-order']!.post as Record<string, any>;
+
+/** Each house rule and a way to break the document that it must catch. */
+const breakages: [rule: string, breaking: string, mutate: (doc: Doc) => void][] = [
+  ['gateway-path-version', 'a path without its version', (doc) => { doc.paths['/create-order'] = doc.paths['/v3/create-order']!; delete doc.paths['/v3/create-order']; }],
+  ['gateway-operation-version', 'an operationId without its version', (doc) => { createOrder(doc).operationId = 'createOrder'; }],
+  ['gateway-operation-version', 'a V3 operation tagged V4', (doc) => { createOrder(doc).tags = ['V4']; }],
+  ['gateway-operation-summary', 'an operation without summary', (doc) => { delete createOrder(doc).summary; }],
+  ['gateway-operation-description', 'an operation without description', (doc) => { delete createOrder(doc).description; }],
+  ['gateway-operation-examples', 'a response body without examples', (doc) => { delete createOrder(doc).responses['201'].content['application/json'].examples; }],
+  ['gateway-operation-security', 'an operation that requires the key', (doc) => { createOrder(doc).security = [{ apiKey: [] }]; }],
+  ['gateway-operation-common-errors', 'an operation without its 429', (doc) => { delete createOrder(doc).responses['429']; }],
+  ['gateway-create-order-statuses', 'create-order answering 200', (doc) => { const responses = createOrder(doc).responses; responses['200'] = responses['201']; delete responses['201']; }],
+  ['gateway-error-body', 'a 400 with a home-made body', (doc) => { createOrder(doc).responses['400'].content['application/json'].schema = { type: 'object', description: 'x', properties: { message: { type: 'string', description: 'x' } } }; }],
+  ['gateway-error-body', 'a V3 operation answering the V4 error body', (doc) => { doc.components.schemas!.GatewayErrorV4 = doc.components.schemas!.GatewayErrorV3; createOrder(doc).responses['400'].content['application/json'].schema = { $ref: '#/components/schemas/GatewayErrorV4' }; }],
+  ['gateway-amount-digits', 'a string amount without its digit pattern', (doc) => { delete (doc.components.schemas!.GatewayAmount as Record<string, unknown>).pattern; }],
+  ['gateway-schema-description', 'a property without description', (doc) => { delete (doc.components.schemas!.GatewayRouteV2 as any)?.properties?.srcChain?.description; delete (doc.components.schemas!.GatewayTokenAmountV2 as any).properties.chain.description; }],
+  ['gateway-one-key-union', 'an open route branch', (doc) => { delete (doc.components.schemas!.GatewayQuoteV3 as any).oneOf[1].additionalProperties; }],
+  ['gateway-one-key-union', 'a route branch that requires nothing', (doc) => { (doc.components.schemas!.GatewayCreateOrderV3 as any).oneOf[0].required = []; }],
+  ['gateway-no-discriminator', 'a discriminator', (doc) => { (doc.components.schemas!.GatewayTxData as any).discriminator = { propertyName: 'type' }; }],
+  ['gateway-marker-sentence', 'an empty x-unspecified', (doc) => { (doc.components.schemas!.GatewayOrderInfoV3 as any).properties.timestamp['x-unspecified'] = ''; }],
+  ['gateway-marker-sentence', 'an x-inferred without a sentence', (doc) => { (doc.components.schemas!.GatewayEvmTxData as any)['x-inferred'] = 'required'; }],
+  ['gateway-error-codes-documented', 'a code without its version', (doc) => { delete (doc.components.schemas!.GatewayErrorCodeV3 as any)['x-introduced-in'].NO_ROUTE; }],
+  ['gateway-error-codes-documented', 'a code without its meaning', (doc) => { delete (doc.components.schemas!.GatewayErrorCodeV3 as any)['x-enumDescriptions'].UNKNOWN; }],
+  ['gateway-no-credentials-in-url', 'a credential in the query', (doc) => { createOrder(doc).parameters = [{ name: 'api_key', in: 'query', description: 'x', schema: { type: 'string' } }]; }],
+];
+
+describe('Spectral house rules', () => {
+  it('report nothing on the bundle as it is', async () => {
+    expect((await lint(base())).map((result) => `${result.code} ${result.path.join('.')}`)).toEqual([]);
+  });
+
+  it.each(breakages)('%s catches %s', async (rule, _breaking, mutate) => {
+    const document = base();
+    mutate(document);
+    const codes = (await lint(document)).map((result) => String(result.code));
+    expect(codes).toContain(rule);
+  });
+
+  it('every house rule of the ruleset is exercised here', () => {
+    const ruleset = fs.readFileSync(join(repoRoot, 'openapi/lint/spectral.yaml'), 'utf8');
+    const houseRules = [...ruleset.matchAll(/^ {2}(gateway-[\w-]+):$/gm)].map((match) => match[1]);
+    expect(new Set(breakages.map(([rule]) => rule))).toEqual(new Set(houseRules));
+  });
+});
+
+describe('Redocly configurable rules', () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'redocly-rules-'));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+  const redocly = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin/cli.js');
+
+  function redoclyRules(document: Doc): string[] {
+    const file = join(scratch, 'fixture.json');
+    writeFileSync(file, JSON.stringify(document));
+    const output = execFileSync(process.execPath, [redocly, 'lint', file, '--config', join(repoRoot, 'openapi/redocly.yaml'), '--format', 'json'], {
+      encoding: 'utf8',
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).toString();
+    return (JSON.parse(output) as { problems: { ruleId: string }[] }).problems.map((problem) => problem.ruleId);
+  }
+
+  it('catch an unversioned operationId, a wrong tag, a non-JSON body, an undescribed schema, an invalid example', () => {
+    const document = base();
+    createOrder(document).operationId = 'createOrder';
+    createOrder(document).tags = ['Orders'];
+    createOrder(document).responses['201'].content['text/plain'] = { schema: { type: 'string' }, examples: { text: { value: 'created' } } };
+    delete (document.components.schemas!.GatewayRouteV2 as Record<string, unknown> | undefined)?.description;
+    delete (document.components.schemas!.GatewayOrdersPageV3 as Record<string, unknown>).description;
+    createOrder(document).responses['400'].content['application/json'].examples.MISSING_OWNER_ADDRESS.value.code = 'NOT_A_CODE';
+    const rules = (() => {
+      try {
+        return redoclyRules(document);
+      } catch (failure) {
+        // Redocly exits non-zero on errors; its JSON report is still on stdout.
+        return (JSON.parse(String((failure as { stdout: string }).stdout)) as { problems: { ruleId: string }[] }).problems.map((problem) => problem.ruleId);
+      }
+    })();
+    expect(rules).toEqual(expect.arrayContaining([
+      'rule/operation-id-carries-version',
+      'rule/operation-tagged-with-version',
+      'rule/json-only',
+      'rule/component-schema-described',
+      'no-invalid-media-type-examples',
+    ]));
+  });
+});
