@@ -1,0 +1,146 @@
+/**
+ * What a call can fail with. An answer that is not 2xx is a `GatewayApiError`; a request that got no
+ * answer is a `GatewayNetworkError`, or a `GatewayTimeoutError` when the client stopped waiting. An
+ * abort through the caller's `AbortSignal` rejects with the signal's reason, as `fetch` does.
+ */
+import type { GatewayErrorCodeV4, GatewayErrorDetails, GatewayOrderInfoV3 } from '@swap-gateway/types';
+
+/** The request a failure belongs to. */
+export interface GatewayRequestInfo {
+  method: string;
+  url: string;
+}
+
+/** Common base of the client's errors; `kind` tells them apart. */
+export abstract class GatewayError extends Error {
+  abstract readonly kind: 'http' | 'network' | 'timeout';
+  readonly method: string;
+  readonly url: string;
+
+  constructor(message: string, request: GatewayRequestInfo, options?: { cause?: unknown }) {
+    super(message, options);
+    this.method = request.method;
+    this.url = request.url;
+  }
+}
+
+/**
+ * A non-2xx answer. `code`, `error` and `details` are read from the structured error body; when the
+ * body is not JSON or not that shape they are undefined and `rawBody` still holds the text.
+ */
+export class GatewayApiError<Code extends GatewayErrorCodeV4 = GatewayErrorCodeV4> extends GatewayError {
+  readonly kind = 'http' as const;
+  override readonly name = 'GatewayApiError';
+  /** HTTP status of the answer. */
+  readonly status: number;
+  /** Stable error code (V3 operations answer V3 codes, a subset of V4's). */
+  readonly code: Code | undefined;
+  /** Human-readable message of the error body. */
+  readonly error: string | undefined;
+  /** One of the detail shapes, or null; undefined when the body has no `details`. */
+  readonly details: GatewayErrorDetails | undefined;
+  /** The parsed JSON body, or undefined when it is not JSON. */
+  readonly body: unknown;
+  /** The body as received. */
+  readonly rawBody: string;
+  /** The delay the server asked for with `Retry-After`, in milliseconds. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(request: GatewayRequestInfo, status: number, rawBody: string, retryAfterMs?: number) {
+    const body = parseJson(rawBody);
+    const structured = isErrorBody(body) ? body : undefined;
+    const summary = structured
+      ? [structured.code, structured.error].filter((part) => typeof part === 'string').join(': ')
+      : rawBody.slice(0, 200);
+    super(`${request.method} ${request.url} answered ${status}${summary ? ` ${summary}` : ''}`, request);
+    this.status = status;
+    this.rawBody = rawBody;
+    this.body = body;
+    this.code = typeof structured?.code === 'string' ? (structured.code as Code) : undefined;
+    this.error = typeof structured?.error === 'string' ? structured.error : undefined;
+    this.details = structured && 'details' in structured ? (structured.details as GatewayErrorDetails) : undefined;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/** The request got no answer: refused connection, reset socket, DNS failure, CORS refusal... */
+export class GatewayNetworkError extends GatewayError {
+  readonly kind = 'network' as const;
+  override readonly name = 'GatewayNetworkError';
+
+  constructor(request: GatewayRequestInfo, cause: unknown) {
+    super(`${request.method} ${request.url} failed: ${describe(cause)}`, request, { cause });
+  }
+}
+
+/**
+ * The client stopped waiting: a request had no complete answer within `timeoutMs`, or
+ * `waitForOrder` reached its own `timeoutMs` (then `lastOrder` is the last order it read).
+ */
+export class GatewayTimeoutError extends GatewayError {
+  readonly kind = 'timeout' as const;
+  override readonly name = 'GatewayTimeoutError';
+  readonly timeoutMs: number;
+  readonly lastOrder: GatewayOrderInfoV3 | undefined;
+
+  constructor(message: string, request: GatewayRequestInfo, timeoutMs: number, lastOrder?: GatewayOrderInfoV3) {
+    super(message, request);
+    this.timeoutMs = timeoutMs;
+    this.lastOrder = lastOrder;
+  }
+}
+
+/** Any error of the client, discriminated by `kind`. */
+export type GatewayClientError = GatewayApiError | GatewayNetworkError | GatewayTimeoutError;
+
+/** Whether `value` is one of the client's errors. */
+export function isGatewayError(value: unknown): value is GatewayClientError {
+  return value instanceof GatewayError;
+}
+
+/**
+ * Whether `value` is an error answer of the API, optionally with one code:
+ * `if (isGatewayApiError(e, 'MISSING_REFUND_ADDRESS')) ...` narrows `e.code` to that code.
+ */
+export function isGatewayApiError<Code extends GatewayErrorCodeV4 = GatewayErrorCodeV4>(
+  value: unknown,
+  code?: Code,
+): value is GatewayApiError<Code> {
+  return value instanceof GatewayApiError && (code === undefined || value.code === code);
+}
+
+export function isGatewayNetworkError(value: unknown): value is GatewayNetworkError {
+  return value instanceof GatewayNetworkError;
+}
+
+export function isGatewayTimeoutError(value: unknown): value is GatewayTimeoutError {
+  return value instanceof GatewayTimeoutError;
+}
+
+interface ErrorBodyFields {
+  code?: unknown;
+  error?: unknown;
+  details?: unknown;
+}
+
+/** The structured error body (V3, V4 or register-tx): an object with a string `code` or `error`. */
+function isErrorBody(body: unknown): body is ErrorBodyFields {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const { code, error } = body as ErrorBodyFields;
+  return typeof code === 'string' || typeof error === 'string';
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function describe(cause: unknown): string {
+  if (!(cause instanceof Error)) return String(cause);
+  // Node's fetch reports "fetch failed" and keeps the reason (ECONNREFUSED, ...) in its cause.
+  const inner = cause.cause instanceof Error ? `: ${cause.cause.message}` : '';
+  return `${cause.message}${inner}`;
+}

@@ -1,0 +1,27 @@
+export {
+  createGatewayClient,
+  defaultEnvironments,
+  type CallOptions,
+  type GatewayClient,
+  type GatewayClientOptions,
+  type GatewayEnvironment,
+  type IterateOrdersOptions,
+  type WaitForOrderOptions,
+} from './client.js';
+export {
+  GatewayApiError,
+  GatewayError,
+  GatewayNetworkError,
+  GatewayTimeoutError,
+  isGatewayApiError,
+  isGatewayError,
+  isGatewayNetworkError,
+  isGatewayTimeoutError,
+  type GatewayClientError,
+  type GatewayRequestInfo,
+} from './errors.js';
+export type { RetryOptions } from './retry.js';
+export type { FetchFunction } from './transport.js';
+export { isRoute, isSettled, registeredTxid, routeOf, stateOf, type KeyedEntry } from './unions.js';
+export { decodeSolanaTransaction } from './solana.js';
+export type * from '@swap-gateway/types';

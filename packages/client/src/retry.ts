@@ -1,0 +1,64 @@
+/**
+ * When a failed attempt is sent again, and after how long. Reads (GET) are retried on network
+ * failures, timeouts, 429 and 5xx. create-order and register-tx are retried only on 429, where the
+ * server processed nothing: after a 5xx or a lost answer the order may exist or the payment may have
+ * been broadcast, so sending it again is the caller's decision.
+ */
+
+export interface RetryOptions {
+  /** Attempts after the first one. Default 2. */
+  retries?: number;
+  /** Ceiling of the first backoff; it doubles on every retry. Default 250 ms. */
+  baseDelayMs?: number;
+  /** Ceiling of any backoff. Default 5000 ms. */
+  maxDelayMs?: number;
+  /** A `Retry-After` longer than this is not waited for: the 429 or 503 is thrown. Default 60000 ms. */
+  maxRetryAfterMs?: number;
+}
+
+export type RetryPolicy = Required<RetryOptions>;
+
+const defaults: RetryPolicy = { retries: 2, baseDelayMs: 250, maxDelayMs: 5000, maxRetryAfterMs: 60_000 };
+
+/** `false` turns retries off; missing fields take the defaults. */
+export function resolveRetryPolicy(option: RetryOptions | false | undefined): RetryPolicy {
+  return option === false ? { ...defaults, retries: 0 } : { ...defaults, ...option };
+}
+
+/** What went wrong with one attempt: an HTTP status, or no answer at all. */
+export type AttemptFailure = number | 'network' | 'timeout';
+
+export function isRetryable(method: string, failure: AttemptFailure): boolean {
+  if (failure === 429) return true;
+  return method === 'GET' && (typeof failure !== 'number' || failure >= 500);
+}
+
+/** "Full jitter" exponential backoff: a random delay up to base * 2^attempt, capped. */
+export function backoffDelay(policy: RetryPolicy, attempt: number): number {
+  return Math.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+}
+
+/** `Retry-After` in milliseconds: delay-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(header: string | null, now = Date.now()): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : undefined;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
+export function sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
