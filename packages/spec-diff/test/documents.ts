@@ -1,0 +1,40 @@
+/** Small documents for the rule tests: one operation, its parameters, body and responses as given. */
+import type { JsonObject, OpenApiDocument } from '../src/document.js';
+
+export interface OperationSpec {
+  method?: string;
+  path?: string;
+  parameters?: JsonObject[];
+  request?: JsonObject;
+  responses?: Record<string, JsonObject | undefined>;
+  security?: JsonObject[];
+  schemas?: Record<string, JsonObject>;
+  tags?: JsonObject[];
+}
+
+export function documentWith(spec: OperationSpec): OpenApiDocument {
+  const responses = Object.fromEntries(
+    Object.entries(spec.responses ?? { '200': undefined }).map(([status, schema]) => [
+      status,
+      schema ? { description: status, content: { 'application/json': { schema } } } : { description: status },
+    ]),
+  );
+  const operation: JsonObject = { operationId: 'op', responses };
+  if (spec.parameters) operation.parameters = spec.parameters;
+  if (spec.request) operation.requestBody = { required: true, content: { 'application/json': { schema: spec.request } } };
+  if (spec.security) operation.security = spec.security;
+  return {
+    openapi: '3.1.0',
+    info: { title: 'test', version: '1.0.0' },
+    ...(spec.tags ? { tags: spec.tags } : {}),
+    paths: { [spec.path ?? '/v1/thing']: { [spec.method ?? 'post']: operation } },
+    components: { schemas: spec.schemas ?? {} },
+  };
+}
+
+export const object = (properties: Record<string, JsonObject>, required: string[] = [], extra: JsonObject = {}): JsonObject => ({
+  type: 'object',
+  properties,
+  ...(required.length > 0 ? { required } : {}),
+  ...extra,
+});
