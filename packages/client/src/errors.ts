@@ -102,10 +102,12 @@ export function isGatewayError(value: unknown): value is GatewayClientError {
  * Whether `value` is an error answer of the API, optionally with one code:
  * `if (isGatewayApiError(e, 'MISSING_REFUND_ADDRESS')) ...` narrows `e.code` to that code.
  */
-export function isGatewayApiError<Code extends GatewayErrorCodeV4 = GatewayErrorCodeV4>(
+export function isGatewayApiError(value: unknown): value is GatewayApiError;
+export function isGatewayApiError<Code extends GatewayErrorCodeV4>(
   value: unknown,
-  code?: Code,
-): value is GatewayApiError<Code> {
+  code: Code,
+): value is GatewayApiError<Code> & { readonly code: Code };
+export function isGatewayApiError(value: unknown, code?: GatewayErrorCodeV4): value is GatewayApiError {
   return value instanceof GatewayApiError && (code === undefined || value.code === code);
 }
 

@@ -34,8 +34,8 @@ export function isRetryable(method: string, failure: AttemptFailure): boolean {
 }
 
 /** "Full jitter" exponential backoff: a random delay up to base * 2^attempt, capped. */
-export function backoffDelay(policy: RetryPolicy, attempt: number): number {
-  return Math.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+export function backoffDelay(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {
+  return random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
 }
 
 /** `Retry-After` in milliseconds: delay-seconds or an HTTP date; undefined when absent or unreadable. */

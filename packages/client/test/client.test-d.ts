@@ -1,0 +1,82 @@
+/** The named layer and the helpers keep the generated types. */
+import { describe, expectTypeOf, test } from 'vitest';
+import type {
+  GatewayCreateOrderOnrampV3,
+  GatewayCreateOrderTxV3,
+  GatewayCreateOrderV3,
+  GatewayErrorCodeV4,
+  GatewayOrderInfoV3,
+  GatewayOrderStatusV3Of,
+  GatewayQuoteV4,
+  GatewayQuoteV4Of,
+  GatewayRegisterTxV4,
+} from '@swap-gateway/types';
+import { createGatewayClient, isGatewayApiError, routeOf, stateOf } from '../src/index.js';
+
+const client = createGatewayClient();
+
+describe('named layer', () => {
+  test('the flow is typed end to end', () => {
+    expectTypeOf(client.getQuote).returns.resolves.toEqualTypeOf<GatewayQuoteV4>();
+    expectTypeOf(client.createOrder).parameter(0).toEqualTypeOf<GatewayQuoteV4>();
+    expectTypeOf(client.createOrder).returns.resolves.toEqualTypeOf<GatewayCreateOrderV3>();
+    expectTypeOf(client.registerTx).parameter(0).toEqualTypeOf<GatewayRegisterTxV4>();
+    expectTypeOf(client.getOrder).returns.resolves.toEqualTypeOf<GatewayOrderInfoV3>();
+    expectTypeOf(client.waitForOrder).returns.resolves.toEqualTypeOf<GatewayOrderInfoV3>();
+    expectTypeOf(client.iterateOrders('a')).toEqualTypeOf<AsyncGenerator<GatewayOrderInfoV3, void, undefined>>();
+  });
+
+  test('get-quote requires its required parameters and refuses ownerAddress', () => {
+    // @ts-expect-error amount is required
+    void client.getQuote({ srcChain: 'bitcoin', dstChain: 'bob', recipient: 'r', srcToken: 't', dstToken: 't' });
+    void client.getQuote({
+      srcChain: 'bitcoin',
+      dstChain: 'bob',
+      recipient: 'r',
+      srcToken: 't',
+      dstToken: 't',
+      amount: '1',
+      // @ts-expect-error ownerAddress is not a V4 parameter
+      ownerAddress: 'x',
+    });
+  });
+
+  test('register-tx takes only an onramp body', () => {
+    // @ts-expect-error no offramp registration exists
+    void client.registerTx({ offramp: { order_id: 'o', bitcoin_tx_hex: '00' } });
+    // @ts-expect-error a txid is not accepted
+    void client.registerTx({ onramp: { order_id: 'o', bitcoin_txid: 'ab' } });
+  });
+
+  test('the raw client is typed from the paths', () => {
+    // @ts-expect-error the path parameter is required
+    void client.api.GET('/v4/get-order/{id}', {});
+    // @ts-expect-error not an operation of the document
+    void client.api.GET('/v2/get-order/{id}', { params: { path: { id: 'x' } } });
+    void client.api.PATCH('/v4/register-tx', { body: { onramp: { order_id: 'o', bitcoin_tx_hex: '00' } } });
+  });
+});
+
+describe('helpers narrow', () => {
+  test('routeOf gives the inner object of the route', () => {
+    const entry = routeOf({} as GatewayCreateOrderV3);
+    if (entry.route === 'onramp') expectTypeOf(entry.value).toEqualTypeOf<GatewayCreateOrderOnrampV3>();
+    else expectTypeOf(entry.value).toEqualTypeOf<GatewayCreateOrderTxV3>();
+    const quote = routeOf({} as GatewayQuoteV4);
+    if (quote.route === 'offramp') expectTypeOf(quote.value).toEqualTypeOf<GatewayQuoteV4Of<'offramp'>>();
+  });
+
+  test('stateOf gives the inner object of the state', () => {
+    const entry = stateOf({} as GatewayOrderInfoV3);
+    expectTypeOf(entry.state).toEqualTypeOf<'inProgress' | 'success' | 'failed' | 'refunded'>();
+    if (entry.state === 'success') expectTypeOf(entry.value).toEqualTypeOf<GatewayOrderStatusV3Of<'success'>>();
+  });
+
+  test('isGatewayApiError narrows code to the union, or to one code', () => {
+    const error: unknown = undefined;
+    if (isGatewayApiError(error)) expectTypeOf(error.code).toEqualTypeOf<GatewayErrorCodeV4 | undefined>();
+    if (isGatewayApiError(error, 'MISSING_REFUND_ADDRESS')) expectTypeOf(error.code).toEqualTypeOf<'MISSING_REFUND_ADDRESS'>();
+    // @ts-expect-error not a code of the document
+    isGatewayApiError(error, 'NOT_A_CODE');
+  });
+});

@@ -1,0 +1,125 @@
+/** waitForOrder: polls until a final state, and never takes a failed read for one. */
+import type { ServerResponse } from 'node:http';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { GatewayOrderInfoV3 } from '@swap-gateway/types';
+import { GatewayApiError, GatewayTimeoutError, createGatewayClient, stateOf } from '../src/index.js';
+import { orders } from './support/fixtures.js';
+import { type TestServer, dropConnection, sendJson, startTestServer } from './support/server.js';
+
+type Step = (response: ServerResponse) => void;
+let script: Step[];
+let sinceStart: number;
+let server: TestServer;
+
+const order = (name: string): Step => (response) => sendJson(response, 200, orders[name]);
+const status = (code: number, body: unknown = { code: 'INTERNAL_ERROR', error: `status ${code}` }): Step => (response) =>
+  sendJson(response, code, body);
+const drop: Step = dropConnection;
+
+beforeAll(async () => {
+  server = await startTestServer((_request, response, index) => {
+    const steps = script;
+    (steps[Math.min(index - sinceStart, steps.length - 1)] ?? order('inProgress'))(response);
+  });
+});
+afterAll(() => server.close());
+
+/** Without client retries, so that every failed read reaches waitForOrder itself. */
+function scripted(steps: Step[]) {
+  script = steps;
+  sinceStart = server.requests.length;
+  return createGatewayClient({ baseUrl: server.url, retry: false });
+}
+const reads = () => server.requests.length - sinceStart;
+
+describe('ends at each final state', () => {
+  test.each(['success', 'failed', 'refunded'])('%s', async (final) => {
+    const client = scripted([order('inProgress'), order('inProgressPendingBtcPayment'), order(final)]);
+    const updates: string[] = [];
+    const settled = await client.waitForOrder('id', { intervalMs: 5, onUpdate: (o) => updates.push(stateOf(o).state) });
+    expect(settled).toEqual(orders[final]);
+    expect(updates).toEqual(['inProgress', 'inProgress', final]);
+    expect(reads()).toBe(3);
+    expect(server.requests.at(-1)!.pathname).toBe('/v4/get-order/id');
+  });
+});
+
+test('returns at once an order that is already settled', async () => {
+  const client = scripted([order('success')]);
+  await expect(client.waitForOrder('id', { intervalMs: 10_000 })).resolves.toEqual(orders.success);
+  expect(reads()).toBe(1);
+});
+
+test('reads through 5xx, 429 and network failures, and only then returns', async () => {
+  const client = scripted([
+    order('inProgress'),
+    status(500),
+    drop,
+    status(429, { code: 'EXCEEDED_LIMIT', error: 'slow down' }),
+    status(503, '<html>unavailable</html>'),
+    order('inProgress'),
+    order('success'),
+  ]);
+  const updates: string[] = [];
+  const settled = await client.waitForOrder('id', { intervalMs: 2, onUpdate: (o) => updates.push(stateOf(o).state) });
+  expect(settled).toEqual(orders.success);
+  expect(reads()).toBe(7);
+  // The failed reads did not produce an update, let alone a final one.
+  expect(updates).toEqual(['inProgress', 'inProgress', 'success']);
+});
+
+test('backs off after failed reads: the delay doubles with each one', async () => {
+  const client = scripted([status(500), status(500), status(500), order('success')]);
+  const started = Date.now();
+  await client.waitForOrder('id', { intervalMs: 40 });
+  // Jittered between half and all of 80, 160 and 320 ms: at least 280 ms in all.
+  expect(Date.now() - started).toBeGreaterThanOrEqual(270);
+  expect(reads()).toBe(4);
+});
+
+test('a failed read whose body looks like a final state is not taken for one', async () => {
+  const client = scripted([status(500, orders.success), order('inProgress'), order('refunded')]);
+  await expect(client.waitForOrder('id', { intervalMs: 2 })).resolves.toEqual(orders.refunded);
+  expect(reads()).toBe(3);
+});
+
+test('an answer that is not an outage ends the wait with its error', async () => {
+  const client = scripted([order('inProgress'), status(404, { code: 'ORDER_NOT_FOUND', error: 'no such order' })]);
+  await expect(client.waitForOrder('id', { intervalMs: 2 })).rejects.toMatchObject({ status: 404, code: 'ORDER_NOT_FOUND' });
+  expect(reads()).toBe(2);
+});
+
+test('gives up after timeoutMs with the last order read', async () => {
+  const client = scripted([order('inProgressPendingBtcPayment')]);
+  const started = Date.now();
+  const error = await client.waitForOrder('id', { intervalMs: 20, timeoutMs: 100 }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(GatewayTimeoutError);
+  expect((error as GatewayTimeoutError).lastOrder).toEqual(orders.inProgressPendingBtcPayment);
+  expect(Date.now() - started).toBeLessThan(1000);
+  expect(reads()).toBeGreaterThanOrEqual(3);
+});
+
+test('an outage that outlasts timeoutMs ends in a timeout, never in a state', async () => {
+  const client = scripted([status(502)]);
+  const error = await client.waitForOrder('id', { intervalMs: 5, timeoutMs: 100 }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(GatewayTimeoutError);
+  expect(error).not.toBeInstanceOf(GatewayApiError);
+  expect((error as GatewayTimeoutError).lastOrder).toBeUndefined();
+});
+
+test('an abort stops the wait', async () => {
+  const client = scripted([order('inProgress')]);
+  const controller = new AbortController();
+  const seen: GatewayOrderInfoV3[] = [];
+  const wait = client.waitForOrder('id', {
+    intervalMs: 10_000,
+    signal: controller.signal,
+    onUpdate: (o) => {
+      seen.push(o);
+      controller.abort();
+    },
+  });
+  await expect(wait).rejects.toMatchObject({ name: 'AbortError' });
+  expect(seen).toHaveLength(1);
+  expect(reads()).toBe(1);
+});
