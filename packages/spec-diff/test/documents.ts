@@ -1,15 +1,18 @@
 /** Small documents for the rule tests: one operation, its parameters, body and responses as given. */
-import type { JsonObject, OpenApiDocument } from '../src/document.js';
+import type { OpenApiDocument } from '../src/document.js';
+
+/** Loose on purpose: the fixtures are literals, the engine reads them as JSON. */
+type Schema = object;
 
 export interface OperationSpec {
   method?: string;
   path?: string;
-  parameters?: JsonObject[];
-  request?: JsonObject;
-  responses?: Record<string, JsonObject | undefined>;
-  security?: JsonObject[];
-  schemas?: Record<string, JsonObject>;
-  tags?: JsonObject[];
+  parameters?: Schema[];
+  request?: Schema;
+  responses?: Record<string, Schema | undefined>;
+  security?: Schema[];
+  schemas?: Record<string, Schema>;
+  tags?: Schema[];
 }
 
 export function documentWith(spec: OperationSpec): OpenApiDocument {
@@ -19,7 +22,7 @@ export function documentWith(spec: OperationSpec): OpenApiDocument {
       schema ? { description: status, content: { 'application/json': { schema } } } : { description: status },
     ]),
   );
-  const operation: JsonObject = { operationId: 'op', responses };
+  const operation: Record<string, unknown> = { operationId: 'op', responses };
   if (spec.parameters) operation.parameters = spec.parameters;
   if (spec.request) operation.requestBody = { required: true, content: { 'application/json': { schema: spec.request } } };
   if (spec.security) operation.security = spec.security;
@@ -29,10 +32,10 @@ export function documentWith(spec: OperationSpec): OpenApiDocument {
     ...(spec.tags ? { tags: spec.tags } : {}),
     paths: { [spec.path ?? '/v1/thing']: { [spec.method ?? 'post']: operation } },
     components: { schemas: spec.schemas ?? {} },
-  };
+  } as unknown as OpenApiDocument;
 }
 
-export const object = (properties: Record<string, JsonObject>, required: string[] = [], extra: JsonObject = {}): JsonObject => ({
+export const object = (properties: Record<string, Schema>, required: string[] = [], extra: Schema = {}): Schema => ({
   type: 'object',
   properties,
   ...(required.length > 0 ? { required } : {}),
