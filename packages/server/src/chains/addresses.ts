@@ -1,0 +1,56 @@
+/**
+ * Is this an address on that chain? Each chain's own encoding, checked with the library made for it:
+ * bitcoinjs-lib for Bitcoin (any standard output type of the configured network), viem for EVM
+ * (0x + 20 bytes, EIP-55 checksum when mixed-case), Base58Check with the 0x41 prefix for Tron, and a
+ * 32-byte Base58 public key for Solana.
+ */
+import { PublicKey } from '@solana/web3.js';
+import bs58check from 'bs58check';
+import { isAddress } from 'viem';
+import type { ChainKind } from '../config/config.js';
+import { bitcoinLib, type BitcoinNetwork } from './bitcoin-lib.js';
+
+export function isValidAddress(kind: ChainKind, address: string, network: BitcoinNetwork): boolean {
+  switch (kind) {
+    case 'bitcoin':
+      try {
+        bitcoinLib.address.toOutputScript(address, network);
+        return true;
+      } catch {
+        return false;
+      }
+    case 'evm':
+      return isAddress(address, { strict: true });
+    case 'tron':
+      return tronAddressBytes(address) !== undefined;
+    case 'solana':
+      try {
+        return new PublicKey(address).toBase58() === address;
+      } catch {
+        return false;
+      }
+  }
+}
+
+/** What each chain's addresses look like, for error messages. */
+export const addressFormat: Record<ChainKind, string> = {
+  bitcoin: 'a Bitcoin address of the configured network (bech32, P2PKH or P2SH)',
+  evm: 'a 0x-prefixed 20-byte hex address (EIP-55 checksum when mixed-case)',
+  tron: 'a Base58Check Tron address starting with T',
+  solana: 'a Base58 32-byte Solana public key',
+};
+
+/** The 20-byte account of a Tron address (Base58Check of 0x41 + 20 bytes), or undefined. */
+export function tronAddressBytes(address: string): Uint8Array | undefined {
+  try {
+    const bytes = bs58check.decode(address);
+    return bytes.length === 21 && bytes[0] === 0x41 ? bytes.subarray(1) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The form addresses are stored and compared in: EVM hex is case-insensitive, Base58 and bech32 are not (bech32 is lower-case). */
+export function normalizeAddress(kind: ChainKind | undefined, address: string): string {
+  return kind === 'evm' || /^0x[0-9a-fA-F]+$/.test(address) ? address.toLowerCase() : address;
+}

@@ -1,0 +1,184 @@
+/**
+ * The server's configuration: a JSON file (the built-in sandbox file by default) with a few values
+ * overridable from the environment. Everything the quote engine, the order book and the adapters
+ * need is here, so that a deployment changes chains, fees or limits without touching code.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export type ChainKind = 'bitcoin' | 'evm' | 'tron' | 'solana';
+export type RouteKind = 'onramp' | 'offramp' | 'tokenSwap';
+
+export interface ChainConfig {
+  id: string;
+  kind: ChainKind;
+  /** A disabled chain stays known (DISABLED_CHAIN) but has no routes. Default true. */
+  enabled?: boolean;
+  /** Numeric chain id (EVM chain id, Solana's 101). */
+  chainId?: number;
+  /** Tron only: the fee limit, in sun, put in every transaction. */
+  feeLimitSun?: string;
+}
+
+export interface TokenConfig {
+  chain: string;
+  address: string;
+  symbol: string;
+  decimals: number;
+  /** USD price of one whole token. Without it the token has no USD values. */
+  priceUsd?: string;
+}
+
+export interface RouteConfig {
+  srcChain: string;
+  srcToken: string;
+  dstChain: string;
+  dstToken: string;
+  /** Slippage reported when a quote request gives none. */
+  defaultSlippageBps: number;
+  /** Smallest input, in the source token's smallest unit (INSUFFICIENT_AMOUNT below it). */
+  minAmount: string;
+  /** Largest input (EXCEEDED_LIMIT above it). */
+  maxAmount?: string;
+  /** Smallest output after fees (QUOTE_AMOUNT_TOO_LOW below it). */
+  minOutputAmount?: string;
+  solverFeeBps: number;
+  protocolFeeBps: number;
+  /** Onramp: cost of the destination-chain execution, in destination units. */
+  executionFee?: string;
+  /** Onramp: cross-chain messaging fee, in destination units. */
+  messagingFee?: string;
+  /** Whether the route takes affiliate fees (AFFILIATE_FEES_NOT_SUPPORTED_FOR_ROUTE otherwise). */
+  affiliateFees: boolean;
+  /** Contract or program the source-chain transaction is sent to. */
+  txTo: string;
+  estimatedTimeInSecs: number;
+  /** Whole destination tokens per whole source token; only needed when a token has no price. */
+  rate?: string;
+}
+
+export interface GatewayConfig {
+  server: { host: string; port: number; bodyLimitBytes: number };
+  /** `dataDir` of the embedded database (":memory:" for none), or `databaseUrl` of a PostgreSQL server. */
+  storage: { dataDir?: string; databaseUrl?: string };
+  /** Registers the sandbox control endpoints (/sandbox/...). Off in a real deployment. */
+  sandbox: boolean;
+  signingSecret: string;
+  quoteTtlSeconds: number;
+  orders: { defaultPageSize: number; maxPageSize: number };
+  /** Requests per window and client: by IP address without a key, by key with one. */
+  rateLimits: { windowSeconds: number; anonymous: number; apiKey: number };
+  /** Addresses refused by screening (NON_COMPLIANT_ADDRESSES). */
+  denyList: string[];
+  slippage: { minBps: number; maxBps: number };
+  affiliates: { maxBps: number };
+  lifecycle: {
+    /** Seconds between a source transaction being seen and it counting as confirmed. */
+    confirmationDelaySeconds: number;
+    /** Seconds an offramp payout stays pending before it confirms. */
+    payoutDelaySeconds: number;
+    /** How often the chain adapters are polled. 0 turns the background loop off (tests advance by hand). */
+    tickMs: number;
+  };
+  bitcoin: {
+    network: 'bitcoin' | 'testnet' | 'regtest';
+    /** Extended public key the per-order deposit addresses are derived from. */
+    depositXpub: string;
+    /** Fee rate in sat/vB used for PSBTs and payouts. */
+    feeRate: number;
+    /** Size of a payout transaction, for the inclusion fee. */
+    payoutVbytes: number;
+    /** Confirmed balance the simulated chain gives every address. */
+    simulatedBalanceSats: string;
+  };
+  chains: ChainConfig[];
+  tokens: TokenConfig[];
+  routes: RouteConfig[];
+  /** Market-maker inventory per destination token, in its smallest unit. */
+  liquidity: Array<{ chain: string; token: string; amount: string }>;
+}
+
+export const sandboxConfigFile = fileURLToPath(new URL('../../config/sandbox.json', import.meta.url));
+
+/** A partial configuration merged over the file, section by section. */
+export type ConfigOverrides = { [K in keyof GatewayConfig]?: GatewayConfig[K] extends unknown[] ? GatewayConfig[K] : Partial<GatewayConfig[K]> | GatewayConfig[K] };
+
+export function loadConfig(options: { configFile?: string; overrides?: ConfigOverrides; env?: NodeJS.ProcessEnv } = {}): GatewayConfig {
+  const env = options.env ?? process.env;
+  const file = options.configFile ?? env.GATEWAY_CONFIG ?? sandboxConfigFile;
+  let config: GatewayConfig;
+  try {
+    config = JSON.parse(readFileSync(file, 'utf8')) as GatewayConfig;
+  } catch (error) {
+    throw new ConfigError(`cannot read the configuration file ${file}: ${(error as Error).message}`);
+  }
+  config = merge(config, fromEnvironment(env));
+  if (options.overrides) config = merge(config, options.overrides);
+  checkConfig(config);
+  return config;
+}
+
+function fromEnvironment(env: NodeJS.ProcessEnv): ConfigOverrides {
+  const overrides: ConfigOverrides = {};
+  const server: Partial<GatewayConfig['server']> = {};
+  if (env.GATEWAY_HOST) server.host = env.GATEWAY_HOST;
+  if (env.GATEWAY_PORT) server.port = integer('GATEWAY_PORT', env.GATEWAY_PORT);
+  if (Object.keys(server).length) overrides.server = server;
+  const storage: GatewayConfig['storage'] = {};
+  if (env.GATEWAY_DATA_DIR) storage.dataDir = env.GATEWAY_DATA_DIR;
+  if (env.DATABASE_URL) storage.databaseUrl = env.DATABASE_URL;
+  if (Object.keys(storage).length) overrides.storage = storage;
+  if (env.GATEWAY_SIGNING_SECRET) overrides.signingSecret = env.GATEWAY_SIGNING_SECRET;
+  if (env.GATEWAY_DENY_LIST !== undefined) overrides.denyList = env.GATEWAY_DENY_LIST.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const rateLimits: Partial<GatewayConfig['rateLimits']> = {};
+  if (env.GATEWAY_RATE_LIMIT_ANONYMOUS) rateLimits.anonymous = integer('GATEWAY_RATE_LIMIT_ANONYMOUS', env.GATEWAY_RATE_LIMIT_ANONYMOUS);
+  if (env.GATEWAY_RATE_LIMIT_API_KEY) rateLimits.apiKey = integer('GATEWAY_RATE_LIMIT_API_KEY', env.GATEWAY_RATE_LIMIT_API_KEY);
+  if (Object.keys(rateLimits).length) overrides.rateLimits = rateLimits;
+  return overrides;
+}
+
+function integer(name: string, value: string): number {
+  if (!/^\d+$/.test(value)) throw new ConfigError(`${name} must be a whole number, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+function merge(base: GatewayConfig, overrides: ConfigOverrides): GatewayConfig {
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(overrides)) {
+    if (value === undefined) continue;
+    const current = merged[key];
+    merged[key] = isPlainObject(value) && isPlainObject(current) ? { ...current, ...value } : value;
+  }
+  return merged as unknown as GatewayConfig;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export class ConfigError extends Error {}
+
+/** Catches the mistakes that would otherwise surface as a wrong quote: unknown chains, tokens without a rate. */
+function checkConfig(config: GatewayConfig): void {
+  const problems: string[] = [];
+  if (!config.signingSecret || config.signingSecret.length < 16) problems.push('signingSecret must be at least 16 characters');
+  const chains = new Map(config.chains.map((chain) => [chain.id, chain]));
+  const tokenKey = (chain: string, address: string) => `${chain}:${address.toLowerCase()}`;
+  const tokens = new Map(config.tokens.map((token) => [tokenKey(token.chain, token.address), token]));
+  for (const token of config.tokens) if (!chains.has(token.chain)) problems.push(`token ${token.symbol} is on unknown chain ${token.chain}`);
+  for (const route of config.routes) {
+    const name = `route ${route.srcChain}:${route.srcToken} -> ${route.dstChain}:${route.dstToken}`;
+    const src = tokens.get(tokenKey(route.srcChain, route.srcToken));
+    const dst = tokens.get(tokenKey(route.dstChain, route.dstToken));
+    if (!src || !dst) problems.push(`${name} names a token that is not configured`);
+    else if (!route.rate && (!src.priceUsd || !dst.priceUsd)) problems.push(`${name} needs a rate: a token has no price`);
+    if (route.srcChain === route.dstChain) problems.push(`${name} stays on one chain`);
+    if (chains.get(route.srcChain)?.kind === 'bitcoin' && chains.get(route.dstChain)?.kind === 'bitcoin') problems.push(`${name} is Bitcoin to Bitcoin`);
+  }
+  for (const route of config.routes) {
+    if (chains.get(route.dstChain)?.kind === 'bitcoin' && !tokens.get(tokenKey(route.dstChain, route.dstToken))?.priceUsd) problems.push(`offramp route from ${route.srcChain} needs a Bitcoin price for totalFeeUsd`);
+  }
+  if (config.rateLimits.anonymous >= config.rateLimits.apiKey) problems.push('rateLimits.anonymous must be below rateLimits.apiKey');
+  for (const entry of config.liquidity) if (!tokens.has(tokenKey(entry.chain, entry.token))) problems.push(`liquidity for unknown token ${entry.chain}:${entry.token}`);
+  if (config.orders.maxPageSize < 1 || config.orders.defaultPageSize > config.orders.maxPageSize) problems.push('orders.defaultPageSize must be between 1 and orders.maxPageSize');
+  if (config.slippage.minBps > config.slippage.maxBps) problems.push('slippage.minBps is above slippage.maxBps');
+  if (problems.length) throw new ConfigError(`invalid configuration:\n- ${problems.join('\n- ')}`);
+}

@@ -1,0 +1,96 @@
+/**
+ * Fastify's validator and serializer compilers, backed by the document's own schemas through
+ * @swap-gateway/openapi's Ajv 2020-12 validator. Route schemas are markers naming document
+ * pointers; there is no second copy of any schema here.
+ *
+ * Requests: every parameter is checked against its schema (query strings are turned into numbers
+ * where the schema asks for one), the JSON body against the request body schema. A failure is the
+ * documented 400 with INVALID_REQUEST.
+ * Responses: every JSON body the server sends is checked against the schema of its status before
+ * it is written, so the server cannot drift from the document without a test going red (a
+ * mismatch is logged and answered with INTERNAL_ERROR).
+ */
+import type { ErrorObject } from 'ajv';
+import type { FastifyBaseLogger } from 'fastify';
+import type { GatewayDocument, ParameterSpec } from './document.js';
+import { GatewayError, type ErrorDetails } from './errors.js';
+
+export interface ParametersMarker {
+  'x-parameters': ParameterSpec[];
+}
+export interface SchemaMarker {
+  'x-schema': string;
+}
+
+type Validation = { value: unknown } | { error: Error };
+
+export function createCompilers(source: GatewayDocument, log: FastifyBaseLogger) {
+  const { validator } = source;
+
+  const validateParameters = (specs: ParameterSpec[], data: unknown): Validation => {
+    const input = (data ?? {}) as Record<string, unknown>;
+    const value: Record<string, unknown> = { ...input };
+    for (const spec of specs) {
+      const raw = input[spec.name];
+      if (Array.isArray(raw)) return { error: invalid(`${spec.in} parameter ${spec.name} is given more than once`) };
+      if (raw === undefined || raw === '') {
+        if (spec.required) return { error: invalid(`${spec.in} parameter ${spec.name} is required`) };
+        delete value[spec.name];
+        continue;
+      }
+      const candidate = (spec.type === 'integer' || spec.type === 'number') && /^-?\d+(\.\d+)?$/.test(String(raw)) ? Number(raw) : raw;
+      const check = validator.compile(spec.schema);
+      if (!check(candidate)) return { error: parameterError(spec, candidate, check.errors ?? []) };
+      value[spec.name] = candidate;
+    }
+    return { value };
+  };
+
+  const validatorCompiler = ({ schema }: { schema: unknown }) => {
+    if ('x-parameters' in (schema as object)) {
+      const specs = (schema as ParametersMarker)['x-parameters'];
+      return (data: unknown): Validation => validateParameters(specs, data);
+    }
+    const check = validator.compile((schema as SchemaMarker)['x-schema']);
+    return (data: unknown): Validation => (check(data) ? { value: data } : { error: bodyError(check.errors ?? []) });
+  };
+
+  const serializerCompiler = ({ schema, url, method, httpStatus }: { schema: unknown; url: string; method: string; httpStatus?: string }) => {
+    const check = validator.compile((schema as SchemaMarker)['x-schema']);
+    return (data: unknown): string => {
+      if (!check(data)) {
+        log.error({ url, method, httpStatus, errors: validator.describe(check.errors ?? []) }, 'response does not match the document');
+        throw new ResponseContractError();
+      }
+      return JSON.stringify(data);
+    };
+  };
+
+  return { validatorCompiler, serializerCompiler };
+}
+
+/** Thrown when the server is about to answer something the document does not allow: a server bug. */
+export class ResponseContractError extends Error {
+  constructor() {
+    super('response does not match the document');
+  }
+}
+
+const invalid = (message: string, details: ErrorDetails = { message }) => new GatewayError('INVALID_REQUEST', message, details);
+
+/** Bounds get the documented minimum/actual and max/actual shapes; anything else a message. */
+function parameterError(spec: ParameterSpec, value: unknown, errors: ErrorObject[]): GatewayError {
+  const error = errors[0];
+  const actual = String(value);
+  if (error?.keyword === 'minimum') return invalid(`${spec.name} must be at least ${error.params.limit}`, { minimum: String(error.params.limit), actual });
+  if (error?.keyword === 'maximum') return invalid(`${spec.name} must be at most ${error.params.limit}`, { max: String(error.params.limit), actual });
+  return invalid(`${spec.in} parameter ${spec.name} ${error?.message ?? 'is invalid'}`);
+}
+
+/** The most specific of Ajv's errors (deepest in the body) says best what is wrong. */
+function bodyError(errors: ErrorObject[]): GatewayError {
+  const deepest = [...errors].sort((a, b) => b.instancePath.split('/').length - a.instancePath.split('/').length)[0];
+  const where = deepest?.instancePath ? `body${deepest.instancePath.replace(/\//g, '.')}` : 'body';
+  const detail = deepest?.keyword === 'required' ? `${where} must have ${String(deepest.params.missingProperty)}` : `${where} ${deepest?.message ?? 'is invalid'}`;
+  return invalid(`the request body does not match the document: ${detail}`, { message: detail });
+}

@@ -1,0 +1,48 @@
+/**
+ * API keys: 32 characters from [A-Za-z0-9] (about 190 bits), shown once when issued and stored only
+ * as a SHA-256 hash (a key is random, so a fast hash is enough; no salt is needed to stop
+ * dictionary attacks). A presented key is hashed, looked up, and compared in constant time.
+ */
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { Queryable } from '../store/database.js';
+
+export const apiKeyLength = 32;
+const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+export function generateApiKey(): string {
+  let key = '';
+  while (key.length < apiKeyLength) {
+    for (const byte of randomBytes(64)) {
+      // Rejection sampling keeps every character equally likely (248 = 4 * 62).
+      if (byte < 248 && key.length < apiKeyLength) key += alphabet[byte % 62];
+    }
+  }
+  return key;
+}
+
+const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+export async function issueApiKey(db: Queryable, label: string): Promise<{ id: string; key: string }> {
+  const key = generateApiKey();
+  const id = randomUUID();
+  await db.query('INSERT INTO api_keys (id, key_hash, label) VALUES ($1, $2, $3)', [id, hashKey(key), label]);
+  return { id, key };
+}
+
+/** Verifies keys, remembering known ones for a minute so that a request costs no query. */
+export class ApiKeys {
+  private readonly known = new Map<string, { id: string; until: number }>();
+
+  constructor(private readonly db: Queryable) {}
+
+  /** The key's id, or undefined when no such key was issued. */
+  async verify(key: string): Promise<string | undefined> {
+    const hash = hashKey(key);
+    const cached = this.known.get(hash);
+    if (cached && cached.until > Date.now()) return cached.id;
+    const [row] = await this.db.query<{ id: string; key_hash: string }>('SELECT id::text AS id, key_hash FROM api_keys WHERE key_hash = $1', [hash]);
+    if (!row || !timingSafeEqual(Buffer.from(row.key_hash), Buffer.from(hash))) return undefined;
+    this.known.set(hash, { id: row.id, until: Date.now() + 60_000 });
+    return row.id;
+  }
+}

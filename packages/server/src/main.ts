@@ -1,0 +1,42 @@
+/**
+ * `pnpm server` / `pnpm --filter @swap-gateway/server start`: the gateway with the built-in sandbox
+ * configuration on 127.0.0.1:8080, or as configured (--config, --host, --port, --data-dir, or the
+ * environment: GATEWAY_CONFIG, GATEWAY_HOST, GATEWAY_PORT, GATEWAY_DATA_DIR, DATABASE_URL, ...).
+ * SIGINT/SIGTERM close it gracefully.
+ */
+import { parseArgs } from 'node:util';
+import { startServer } from './server.js';
+
+const { values } = parseArgs({
+  options: {
+    config: { type: 'string' },
+    host: { type: 'string' },
+    port: { type: 'string' },
+    'data-dir': { type: 'string' },
+  },
+});
+
+const server = await startServer({
+  configFile: values.config,
+  host: values.host,
+  port: values.port === undefined ? undefined : Number(values.port),
+  dataDir: values['data-dir'],
+  logger: { level: process.env.LOG_LEVEL ?? 'info' },
+});
+server.app.log.info(`swap gateway listening on ${server.url} (storage: ${server.services.db.engine}; health: ${server.url}/health)`);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    server.app.log.info(`${signal}: finishing in-flight requests, then closing the store`);
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        server.app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
+}

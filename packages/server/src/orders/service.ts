@@ -1,0 +1,247 @@
+/**
+ * Orders: create-order (V4 and V3 rules), register-tx, get-order and get-orders.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type { GatewayCreateOrderV3, GatewayOrderInfoV3, GatewayOrdersPageV3, GatewayRegisterTxResultV4, GatewayRegisterTxV4 } from '@swap-gateway/types';
+import { normalizeAddress } from '../chains/addresses.js';
+import { buildPaymentPsbt, InsufficientFunds, parsePayment, psbtMagicHex, type BitcoinAdapter, type DepositAddresses } from '../chains/bitcoin.js';
+import { buildSourceTransaction } from '../chains/transactions.js';
+import type { Clock } from '../clock.js';
+import type { Catalogue } from '../config/catalogue.js';
+import type { GatewayConfig, RouteKind } from '../config/config.js';
+import { GatewayError, invalidRequest } from '../http/errors.js';
+import type { QuoteSeal } from '../quote/seal.js';
+import type { Database, Queryable } from '../store/database.js';
+import type { CursorCodec } from './cursor.js';
+import { findOrder, insertOrder, listOrders, markSourceSeen, orderByQuote, reserveLiquidity, type OrderRow } from './store.js';
+import type { OrderView } from './view.js';
+
+export interface OrderServiceDeps {
+  db: Database;
+  config: GatewayConfig;
+  catalogue: Catalogue;
+  seal: QuoteSeal;
+  cursors: CursorCodec;
+  clock: Clock;
+  bitcoin: BitcoinAdapter;
+  depositAddresses: DepositAddresses;
+  view: OrderView;
+}
+
+type QuoteBody = Record<string, unknown> & {
+  inputAmount: { amount: string; address: string; chain: string };
+  outputAmount: { amount: string; address: string; chain: string };
+  recipient: string;
+  slippage: string | number;
+  sender?: string | null;
+  refundAddress?: string | null;
+  ownerAddress?: string;
+  txTo?: string;
+  dstChain?: string;
+  affiliate?: { address: string; bps: number } | null;
+  estimatedTimeInSecs?: number | null;
+};
+
+export class OrderService {
+  constructor(private readonly deps: OrderServiceDeps) {}
+
+  /**
+   * create-order. The checks run in the order a client can fix them: the refund address (V4) or
+   * the owner (V3, checked before validation by the V3 route), the seal, the expiry, then in one
+   * transaction the duplicate check and the liquidity reservation.
+   */
+  async create(body: Record<string, unknown>, apiVersion: 'v3' | 'v4'): Promise<GatewayCreateOrderV3> {
+    const { seal, clock, db } = this.deps;
+    const route = Object.keys(body)[0] as RouteKind;
+    const quote = body[route] as QuoteBody;
+    if (apiVersion === 'v4' && !quote.refundAddress) {
+      throw new GatewayError('MISSING_REFUND_ADDRESS', 'the quote was requested without a refundAddress; request a new quote with one', null);
+    }
+    const sealed = seal.open(route, quote);
+    if (!sealed) throw new GatewayError('INVALID_ORDER_ARGS', 'the quote was changed after get-quote, or was not issued by this service', { message: 'signedQuoteData does not match the quote' });
+    if (clock.now() > sealed.exp) throw new GatewayError('ORDER_EXPIRED', 'the quote expired; request a new one', { message: `expired at ${new Date(sealed.exp).toISOString()}` });
+
+    const orderId = randomUUID();
+    const reserveToken = quote.outputAmount;
+    try {
+      return await db.transaction(async (tx) => {
+        const issued = await tx.query('SELECT id FROM quotes WHERE id = $1', [sealed.id]);
+        if (issued.length === 0) throw new GatewayError('INVALID_ORDER_ARGS', 'the quote was not issued by this service', { message: 'unknown quote' });
+        const existing = await orderByQuote(tx, sealed.id);
+        if (existing) throw duplicate(existing);
+        const reservation = await reserveLiquidity(tx, reserveToken.chain, reserveToken.address, reserveToken.amount);
+        if (!reservation.reserved) {
+          throw new GatewayError('INSUFFICIENT_SOLVER_BALANCE', 'the market maker cannot fill this order now', { required: reserveToken.amount, available: reservation.available });
+        }
+        const result = route === 'onramp' ? await this.onrampOrder(tx, orderId, quote) : this.sourceTransactionOrder(route, orderId, quote);
+        await insertOrder(tx, {
+          id: orderId,
+          quote_id: sealed.id,
+          api_version: apiVersion,
+          route,
+          src_chain: quote.inputAmount.chain,
+          src_token: quote.inputAmount.address,
+          src_amount: quote.inputAmount.amount,
+          dst_chain: quote.outputAmount.chain,
+          dst_token: quote.outputAmount.address,
+          dst_amount: quote.outputAmount.amount,
+          sender: this.stored(quote.inputAmount.chain, quote.sender),
+          recipient: this.stored(quote.outputAmount.chain, quote.recipient)!,
+          refund_address: this.stored(quote.inputAmount.chain, this.refundAddress(route, quote)),
+          deposit_address: result.depositAddress,
+          op_return_data: result.opReturnData,
+          estimated_time_secs: quote.estimatedTimeInSecs ?? 0,
+          created_ms: clock.now(),
+        });
+        return result.response;
+      });
+    } catch (error) {
+      // Two requests with one quote on PostgreSQL: the second insert hits the unique quote_id.
+      if ((error as { code?: string }).code === '23505') {
+        const existing = await orderByQuote(db, sealed.id);
+        if (existing) throw duplicate(existing);
+      }
+      throw error;
+    }
+  }
+
+  /** V4 quotes carry refundAddress; V3 offramps name the owner, who reclaims the funds. */
+  private refundAddress(route: RouteKind, quote: QuoteBody): string | null {
+    return quote.refundAddress ?? (route === 'offramp' ? quote.ownerAddress ?? null : null) ?? quote.sender ?? null;
+  }
+
+  private stored(chain: string, address: string | null | undefined): string | null {
+    return address ? normalizeAddress(this.deps.catalogue.kindOf(chain), address) : null;
+  }
+
+  private async onrampOrder(tx: Queryable, orderId: string, quote: QuoteBody) {
+    const { bitcoin, depositAddresses } = this.deps;
+    const [{ index }] = (await tx.query<{ index: number }>(`SELECT nextval('deposit_address_index')::int AS index`)) as [{ index: number }];
+    const address = depositAddresses.at(index);
+    // Ties the payment to the order: register-tx looks for exactly these 32 bytes.
+    const opReturnData = createHash('sha256').update(`order:${orderId}`).digest('hex');
+    let psbtHex: string | null = null;
+    if (quote.sender) {
+      try {
+        psbtHex = buildPaymentPsbt({
+          network: bitcoin.network,
+          sender: quote.sender,
+          utxos: await bitcoin.utxos(quote.sender),
+          to: address,
+          amount: BigInt(quote.inputAmount.amount),
+          opReturnHex: opReturnData,
+          feeRate: bitcoin.feeRate(),
+        }).psbtHex;
+      } catch (error) {
+        if (!(error instanceof InsufficientFunds)) throw error;
+        throw new GatewayError('INSUFFICIENT_CONFIRMED_FUNDS', 'the sender has not enough confirmed bitcoin to fund the PSBT', {
+          required: error.required.toString(),
+          available: error.available.toString(),
+        });
+      }
+    }
+    return {
+      depositAddress: address,
+      opReturnData,
+      response: { onramp: { order_id: orderId, address, op_return_data: opReturnData, psbt_hex: psbtHex } } as GatewayCreateOrderV3,
+    };
+  }
+
+  private sourceTransactionOrder(route: 'offramp' | 'tokenSwap', orderId: string, quote: QuoteBody) {
+    const { catalogue, bitcoin } = this.deps;
+    const chain = catalogue.chain(quote.inputAmount.chain)!;
+    const slippage = BigInt(quote.slippage);
+    const output = BigInt(quote.outputAmount.amount);
+    const owner = this.refundAddress(route, quote)!;
+    const tx = buildSourceTransaction({
+      orderId,
+      route,
+      chain,
+      txTo: quote.txTo!,
+      token: quote.inputAmount.address,
+      amount: BigInt(quote.inputAmount.amount),
+      minAmountOut: (output * (10_000n - slippage)) / 10_000n,
+      dstChain: quote.outputAmount.chain,
+      recipient: quote.recipient,
+      owner,
+      payer: quote.sender ?? owner,
+      affiliate: quote.affiliate ?? null,
+      bitcoinNetwork: bitcoin.network,
+    });
+    const response = (route === 'offramp' ? { offramp: { order_id: orderId, tx } } : { tokenSwap: { order_id: orderId, tx } }) as GatewayCreateOrderV3;
+    return { depositAddress: null, opReturnData: null, response };
+  }
+
+  /**
+   * register-tx: the raw payment of an onramp, checked against the order (amount to the deposit
+   * address, OP_RETURN), screened, then broadcast. Registering the same transaction again answers
+   * the same txid.
+   */
+  async registerTx(body: GatewayRegisterTxV4): Promise<GatewayRegisterTxResultV4> {
+    const { db, bitcoin, config, clock } = this.deps;
+    const { order_id: orderId, bitcoin_tx_hex: given } = body.onramp;
+    const hex = given.toLowerCase();
+    if (hex.startsWith(psbtMagicHex)) {
+      throw invalidRequest('bitcoin_tx_hex is a PSBT; finalize it and send the raw transaction', { expected: 'raw transaction', actual: 'psbt' });
+    }
+    if (hex.length === 64) throw invalidRequest('bitcoin_tx_hex is a txid; send the raw signed transaction', { expected: 'raw transaction', actual: 'txid' });
+    const order = await findOrder(db, orderId);
+    if (!order || order.id !== orderId || order.route !== 'onramp') throw new GatewayError('ORDER_NOT_FOUND', 'no onramp order has this order_id', null);
+
+    let payment: ReturnType<typeof parsePayment>;
+    try {
+      payment = parsePayment(hex, order.deposit_address!, bitcoin.network);
+    } catch {
+      throw invalidRequest('bitcoin_tx_hex is not a Bitcoin transaction', { expected: 'raw transaction', actual: 'unparseable' });
+    }
+    if (order.src_tx_hash === payment.txid) return { onramp: { txid: payment.txid } };
+    if (order.src_tx_hash) throw invalidRequest('the order already has a registered payment', { expected: order.src_tx_hash, actual: payment.txid });
+    if (order.status !== 'inProgress') throw invalidRequest(`the order is ${order.status}`, { expected: 'inProgress', actual: order.status });
+    if (!payment.signed) throw invalidRequest('the transaction is not signed', { expected: 'signed transaction', actual: 'unsigned' });
+    if (!payment.opReturns.includes(order.op_return_data!)) {
+      throw invalidRequest("the transaction has no OP_RETURN output with the order's data", { expected: order.op_return_data!, actual: payment.opReturns[0] ?? 'none' });
+    }
+    if (payment.paid < BigInt(order.src_amount)) {
+      throw new GatewayError('INSUFFICIENT_PAYMENT_AMOUNT', "the transaction pays the order's address less than required", { expected: order.src_amount, actual: payment.paid.toString() });
+    }
+    const denied = payment.addresses.filter((address) => config.denyList.includes(address));
+    if (denied.length) throw new GatewayError('NON_COMPLIANT_ADDRESSES', 'the transaction involves screened addresses', { addresses: denied });
+
+    const txid = await bitcoin.broadcast(hex);
+    const registered = await db.transaction(async (tx) => {
+      const recorded = await markSourceSeen(tx, order.id, txid, clock.now());
+      if (recorded) await tx.query('INSERT INTO bitcoin_transactions (txid, hex, order_id) VALUES ($1, $2, $3) ON CONFLICT (txid) DO NOTHING', [txid, hex, order.id]);
+      return recorded;
+    });
+    if (!registered) {
+      // Another request registered a payment first: the same one is fine, another is not.
+      const current = await findOrder(db, orderId);
+      if (current?.src_tx_hash !== txid) throw invalidRequest('the order already has a registered payment', { expected: current?.src_tx_hash ?? '', actual: txid });
+    }
+    return { onramp: { txid } };
+  }
+
+  async get(idOrHash: string): Promise<GatewayOrderInfoV3> {
+    const order = await findOrder(this.deps.db, idOrHash);
+    if (!order) throw new GatewayError('ORDER_NOT_FOUND', 'no order has this id, txid or hash', null, 404);
+    return this.deps.view.render(order, this.deps.clock.now());
+  }
+
+  async list(userAddress: string, cursor: string | undefined, limit: number | undefined): Promise<GatewayOrdersPageV3> {
+    const { config, cursors, db, view, clock } = this.deps;
+    const max = config.orders.maxPageSize;
+    const size = limit ?? config.orders.defaultPageSize;
+    if (size > max) throw invalidRequest(`limit must be at most ${max}`, { max: String(max), actual: String(size) });
+    const address = normalizeAddress(undefined, userAddress);
+    const after = cursor === undefined ? undefined : cursors.decode(cursor, address);
+    const rows = await listOrders(db, address, size + 1, after);
+    const page = rows.slice(0, size);
+    const last = page[page.length - 1];
+    return {
+      orders: page.map((order: OrderRow) => view.render(order, clock.now())),
+      nextCursor: rows.length > size && last ? cursors.encode(address, last.seq) : null,
+    };
+  }
+}
+
+const duplicate = (orderId: string) => new GatewayError('DUPLICATE_ORDER', 'an order already exists for this quote', { message: orderId });

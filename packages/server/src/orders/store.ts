@@ -1,0 +1,161 @@
+/**
+ * The SQL of orders and liquidity. Amounts are NUMERIC in the database and strings here; times are
+ * read as Unix milliseconds so both engines return the same JavaScript values.
+ */
+import type { RouteKind } from '../config/config.js';
+import type { Queryable } from '../store/database.js';
+
+export type OrderStatus = 'inProgress' | 'success' | 'failed' | 'refunded';
+
+export interface SettlementTransfer {
+  chain: string;
+  token: string;
+  amount: string;
+  txHash: string;
+  usd?: string;
+}
+
+/** What a settled order keeps: its transfers, or the payload of `failed`. */
+export type Outcome = { transfers: SettlementTransfer[] } | { failed: unknown };
+
+export interface OrderRow {
+  id: string;
+  seq: string;
+  quote_id: string;
+  api_version: 'v3' | 'v4';
+  route: RouteKind;
+  src_chain: string;
+  src_token: string;
+  src_amount: string;
+  dst_chain: string;
+  dst_token: string;
+  dst_amount: string;
+  sender: string | null;
+  recipient: string;
+  refund_address: string | null;
+  deposit_address: string | null;
+  op_return_data: string | null;
+  estimated_time_secs: number;
+  status: OrderStatus;
+  src_tx_hash: string | null;
+  src_seen_ms: number | null;
+  payout_txid: string | null;
+  payout_sent_ms: number | null;
+  outcome: Outcome | null;
+  created_ms: number;
+}
+
+export type NewOrder = Omit<OrderRow, 'seq' | 'status' | 'src_tx_hash' | 'src_seen_ms' | 'payout_txid' | 'payout_sent_ms' | 'outcome' | 'created_ms'> & { created_ms: number };
+
+const columns = `
+  id::text AS id, seq::text AS seq, quote_id::text AS quote_id, api_version, route,
+  src_chain, src_token, src_amount::text AS src_amount, dst_chain, dst_token, dst_amount::text AS dst_amount,
+  sender, recipient, refund_address, deposit_address, op_return_data, estimated_time_secs, status,
+  src_tx_hash, (extract(epoch FROM src_seen_at) * 1000)::float8 AS src_seen_ms,
+  payout_txid, (extract(epoch FROM payout_sent_at) * 1000)::float8 AS payout_sent_ms,
+  outcome, (extract(epoch FROM created_at) * 1000)::float8 AS created_ms`;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export async function insertOrder(db: Queryable, order: NewOrder): Promise<void> {
+  await db.query(
+    `INSERT INTO orders (id, quote_id, api_version, route, src_chain, src_token, src_amount, dst_chain, dst_token, dst_amount,
+       sender, recipient, refund_address, deposit_address, op_return_data, estimated_time_secs, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)`,
+    [
+      order.id, order.quote_id, order.api_version, order.route, order.src_chain, order.src_token, order.src_amount,
+      order.dst_chain, order.dst_token, order.dst_amount, order.sender, order.recipient, order.refund_address,
+      order.deposit_address, order.op_return_data, order.estimated_time_secs, iso(order.created_ms),
+    ],
+  );
+}
+
+export async function orderByQuote(db: Queryable, quoteId: string): Promise<string | undefined> {
+  return (await db.query<{ id: string }>('SELECT id::text AS id FROM orders WHERE quote_id = $1', [quoteId]))[0]?.id;
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An order by its id, or by the hash of its source transaction (Bitcoin txid, EVM or Tron hash, Solana signature). */
+export async function findOrder(db: Queryable, idOrHash: string): Promise<OrderRow | undefined> {
+  if (uuidPattern.test(idOrHash)) return (await db.query<OrderRow>(`SELECT ${columns} FROM orders WHERE id = $1`, [idOrHash]))[0];
+  return (await db.query<OrderRow>(`SELECT ${columns} FROM orders WHERE src_tx_hash = $1 ORDER BY seq DESC LIMIT 1`, [normalizeHash(idOrHash)]))[0];
+}
+
+/** Hex hashes are compared in lower case; Base58 signatures as they are. */
+export const normalizeHash = (hash: string) => (/^(0x)?[0-9a-fA-F]+$/.test(hash) ? hash.toLowerCase() : hash);
+
+/** One page of an address's orders, newest first, after the order with sequence number `beforeSeq`. */
+export async function listOrders(db: Queryable, address: string, limit: number, beforeSeq?: string): Promise<OrderRow[]> {
+  return db.query<OrderRow>(
+    `SELECT ${columns} FROM orders
+     WHERE (sender = $1 OR recipient = $1 OR refund_address = $1) AND ($2::bigint IS NULL OR seq < $2::bigint)
+     ORDER BY seq DESC LIMIT $3`,
+    [address, beforeSeq ?? null, limit],
+  );
+}
+
+export async function ordersInProgress(db: Queryable): Promise<OrderRow[]> {
+  return db.query<OrderRow>(`SELECT ${columns} FROM orders WHERE status = 'inProgress' AND src_seen_at IS NOT NULL ORDER BY seq`);
+}
+
+/** Records the source transaction once; false when the order already has one (or is settled). */
+export async function markSourceSeen(db: Queryable, id: string, txHash: string, atMs: number): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE orders SET src_tx_hash = $2, src_seen_at = $3, updated_at = $3
+     WHERE id = $1 AND src_tx_hash IS NULL AND status = 'inProgress' RETURNING id`,
+    [id, txHash, iso(atMs)],
+  );
+  return rows.length === 1;
+}
+
+export async function markPayoutSent(db: Queryable, id: string, txid: string, atMs: number): Promise<void> {
+  await db.query(`UPDATE orders SET payout_txid = $2, payout_sent_at = $3, updated_at = $3 WHERE id = $1 AND status = 'inProgress' AND payout_txid IS NULL`, [id, txid, iso(atMs)]);
+}
+
+/**
+ * Settles an order still in progress and returns its reserved liquidity in the same transaction:
+ * spent on success, released otherwise. False when the order was already settled.
+ */
+export async function settleOrder(db: Queryable, order: OrderRow, status: Exclude<OrderStatus, 'inProgress'>, outcome: Outcome, atMs: number): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE orders SET status = $2, outcome = $3::text::jsonb, updated_at = $4 WHERE id = $1 AND status = 'inProgress' RETURNING id`,
+    [order.id, status, JSON.stringify(outcome), iso(atMs)],
+  );
+  if (rows.length !== 1) return false;
+  await db.query(
+    `UPDATE liquidity SET reserved = reserved - $3::numeric, total = total - CASE WHEN $4 THEN $3::numeric ELSE 0 END WHERE chain = $1 AND token = $2`,
+    [order.dst_chain, order.dst_token, order.dst_amount, status === 'success'],
+  );
+  return true;
+}
+
+/**
+ * Reserves market-maker liquidity with one conditional UPDATE: the row lock it takes makes
+ * concurrent reservations queue, and each re-checks what is left, so the total is never exceeded.
+ * Returns the amount that was available when the reservation does not fit.
+ */
+export async function reserveLiquidity(db: Queryable, chain: string, token: string, amount: string): Promise<{ reserved: true } | { reserved: false; available: string }> {
+  const rows = await db.query(
+    `UPDATE liquidity SET reserved = reserved + $3::numeric WHERE chain = $1 AND token = $2 AND total - reserved >= $3::numeric RETURNING chain`,
+    [chain, token, amount],
+  );
+  if (rows.length === 1) return { reserved: true };
+  const available = await db.query<{ available: string }>('SELECT (total - reserved)::text AS available FROM liquidity WHERE chain = $1 AND token = $2', [chain, token]);
+  return { reserved: false, available: available[0]?.available ?? '0' };
+}
+
+/** Sets the configured inventory; reservations of open orders are kept. */
+export async function seedLiquidity(db: Queryable, entries: Array<{ chain: string; token: string; amount: string }>): Promise<void> {
+  for (const entry of entries) {
+    await db.query(
+      `INSERT INTO liquidity (chain, token, total) VALUES ($1, $2, $3::numeric)
+       ON CONFLICT (chain, token) DO UPDATE SET total = GREATEST(EXCLUDED.total, liquidity.reserved)`,
+      [entry.chain, entry.token, entry.amount],
+    );
+  }
+}
+
+export async function liquidityOf(db: Queryable, chain: string, token: string): Promise<{ total: string; reserved: string } | undefined> {
+  return (await db.query<{ total: string; reserved: string }>('SELECT total::text AS total, reserved::text AS reserved FROM liquidity WHERE chain = $1 AND token = $2', [chain, token]))[0];
+}

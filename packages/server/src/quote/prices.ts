@@ -1,0 +1,24 @@
+/**
+ * The price feed behind USD values and rates. `ConfiguredPrices` reads the configured prices; a live
+ * feed implements the same interface. A token without a price has no USD values (they are absent
+ * from quotes and orders), and its routes convert at the route's configured rate.
+ */
+import type { TokenConfig } from '../config/config.js';
+import { formatScaled, parseDecimal, usdValue } from './amounts.js';
+
+export interface PriceSource {
+  /** USD price of one whole token, scaled by 10^18, or undefined without a feed. */
+  usdPrice(token: TokenConfig): bigint | undefined;
+}
+
+export class ConfiguredPrices implements PriceSource {
+  usdPrice(token: TokenConfig): bigint | undefined {
+    return token.priceUsd === undefined ? undefined : parseDecimal(token.priceUsd);
+  }
+}
+
+/** The USD value of an amount as a 2-decimal string, or undefined without a price. */
+export function usdString(prices: PriceSource, token: TokenConfig, amount: bigint): string | undefined {
+  const price = prices.usdPrice(token);
+  return price === undefined ? undefined : formatScaled(usdValue(amount, token.decimals, price), 2);
+}

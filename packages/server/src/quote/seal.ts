@@ -1,0 +1,63 @@
+/**
+ * Tamper evidence for quotes. Every quote carries `signedQuoteData`: `v1.<payload>.<mac>`, where the
+ * payload (base64url JSON) names the quote id, its route and its expiry, and the mac is an
+ * HMAC-SHA256 over the payload and the canonical JSON of the rest of the quote. create-order
+ * recomputes it: any edited field, or a quote this service did not issue, fails the check.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { RouteKind } from '../config/config.js';
+
+export interface QuoteSealPayload {
+  /** Quote id (its row in the store). */
+  id: string;
+  route: RouteKind;
+  /** Expiry, Unix milliseconds. */
+  exp: number;
+}
+
+export class QuoteSeal {
+  private readonly key: Buffer;
+
+  constructor(secret: string) {
+    this.key = createHmac('sha256', secret).update('quote-seal').digest();
+  }
+
+  /** The quote with its `signedQuoteData` added. */
+  seal<Q extends object>(quote: Q, payload: QuoteSealPayload): Q & { signedQuoteData: string } {
+    const encoded = Buffer.from(JSON.stringify(payload)).toString('base64url');
+    return { ...quote, signedQuoteData: `v1.${encoded}.${this.mac(encoded, quote)}` };
+  }
+
+  /** The payload of an untouched quote, or undefined when the quote or its seal was changed. */
+  open(route: RouteKind, quote: Record<string, unknown>): QuoteSealPayload | undefined {
+    const { signedQuoteData, ...rest } = quote;
+    if (typeof signedQuoteData !== 'string') return undefined;
+    const [version, encoded, mac] = signedQuoteData.split('.');
+    if (version !== 'v1' || !encoded || !mac) return undefined;
+    const expected = Buffer.from(this.mac(encoded, rest));
+    const given = Buffer.from(mac);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    try {
+      const payload = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as QuoteSealPayload;
+      return payload.route === route ? payload : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private mac(encodedPayload: string, quote: object): string {
+    return createHmac('sha256', this.key).update(encodedPayload).update('.').update(canonicalJson(quote)).digest('base64url');
+  }
+}
+
+/** JSON with object keys sorted at every level, so that key order in transit does not matter. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}

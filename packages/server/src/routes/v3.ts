@@ -1,0 +1,30 @@
+/**
+ * The V3 operations kept for existing integrations, over the same orders as V4. V3 create-order
+ * follows V3 rules: an offramp quote must carry ownerAddress (MISSING_OWNER_ADDRESS, checked before
+ * the schema would answer INVALID_REQUEST for the same missing field), and no refund address is
+ * required.
+ */
+import type { preValidationAsyncHookHandler } from 'fastify';
+import { GatewayError } from '../http/errors.js';
+import type { OperationHandlers } from '../http/routes.js';
+import type { Services } from '../services.js';
+import { v4Operations } from './v4.js';
+
+const requireOwnerAddress: preValidationAsyncHookHandler = async (request) => {
+  const offramp = (request.body as { offramp?: { ownerAddress?: unknown } } | null)?.offramp;
+  if (offramp && typeof offramp === 'object' && (offramp.ownerAddress === undefined || offramp.ownerAddress === null || offramp.ownerAddress === '')) {
+    throw new GatewayError('MISSING_OWNER_ADDRESS', 'a V3 offramp needs ownerAddress', null);
+  }
+};
+
+export function v3Operations(services: Services): OperationHandlers {
+  const v4 = v4Operations(services);
+  return {
+    createOrderV3: {
+      preValidation: requireOwnerAddress,
+      handler: async (request, reply) => reply.code(201).send(await services.orders.create(request.body as Record<string, unknown>, 'v3')),
+    },
+    getOrderV3: v4.getOrderV4!,
+    getOrdersV3: v4.getOrdersV4!,
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * Starting and stopping a gateway: configuration, store (with its migrations and the configured
+ * liquidity), services, the application, the lifecycle loop. Closing lets in-flight requests finish,
+ * stops the loop and closes the store.
+ */
+import { resolve } from 'node:path';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { buildApp } from './app.js';
+import { DepositAddresses, SimulatedBitcoin, type BitcoinAdapter } from './chains/bitcoin.js';
+import { SimulatedChains, type SettlementAdapter } from './chains/settlement.js';
+import { Clock } from './clock.js';
+import { Catalogue } from './config/catalogue.js';
+import { loadConfig, type ConfigOverrides, type GatewayConfig } from './config/config.js';
+import { ApiKeys } from './keys/keys.js';
+import { CursorCodec } from './orders/cursor.js';
+import { Lifecycle } from './orders/lifecycle.js';
+import { OrderService } from './orders/service.js';
+import { seedLiquidity } from './orders/store.js';
+import { OrderView } from './orders/view.js';
+import { ConfiguredPrices, type PriceSource } from './quote/prices.js';
+import { QuoteSeal } from './quote/seal.js';
+import { QuoteService } from './quote/service.js';
+import type { Services } from './services.js';
+import { openStore } from './store/store.js';
+
+export interface StartServerOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Directory of the embedded database; ":memory:" keeps it in memory. */
+  dataDir?: string;
+  /** PostgreSQL instead of the embedded database. */
+  databaseUrl?: string;
+  /** Configuration file (default: GATEWAY_CONFIG, then the built-in sandbox configuration). */
+  configFile?: string;
+  /** Values merged over the file, section by section. */
+  config?: ConfigOverrides;
+  /** Fastify's logger option (default: off). */
+  logger?: FastifyServerOptions['logger'];
+  /** Adapters replacing the simulated ones. */
+  adapters?: { bitcoin?: BitcoinAdapter; settlement?: SettlementAdapter; prices?: PriceSource };
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface RunningServer {
+  url: string;
+  app: FastifyInstance;
+  services: Services;
+  close(): Promise<void>;
+}
+
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const overrides: ConfigOverrides = { ...options.config };
+  if (options.host !== undefined || options.port !== undefined) overrides.server = { ...overrides.server, ...(options.host !== undefined ? { host: options.host } : {}), ...(options.port !== undefined ? { port: options.port } : {}) };
+  if (options.dataDir !== undefined || options.databaseUrl !== undefined) overrides.storage = { ...overrides.storage, ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}), ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}) };
+  const config = loadConfig({ configFile: options.configFile, overrides, env: options.env });
+  const gateway = await createGateway(config, options);
+  try {
+    await gateway.app.listen({ host: config.server.host, port: config.server.port });
+  } catch (error) {
+    await gateway.close();
+    throw error;
+  }
+  const address = gateway.app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.server.port;
+  const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;
+  return { ...gateway, url: `http://${host}:${port}` };
+}
+
+export async function createGateway(config: GatewayConfig, options: Pick<StartServerOptions, 'logger' | 'adapters'> = {}) {
+  const dataDir = config.storage.dataDir && config.storage.dataDir !== ':memory:' ? resolve(config.storage.dataDir) : undefined;
+  const store = await openStore({ databaseUrl: config.storage.databaseUrl, dataDir });
+  try {
+    const catalogue = new Catalogue(config);
+    await seedLiquidity(
+      store.db,
+      config.liquidity.map((entry) => ({ ...entry, token: catalogue.token(entry.chain, entry.token)!.address })),
+    );
+    const clock = new Clock();
+    const prices = options.adapters?.prices ?? new ConfiguredPrices();
+    const bitcoin = options.adapters?.bitcoin ?? new SimulatedBitcoin(config.bitcoin);
+    const seal = new QuoteSeal(config.signingSecret);
+    const view = new OrderView(catalogue, prices);
+    const quotes = new QuoteService(store.db, { config, catalogue, prices, bitcoinNetwork: bitcoin.network, bitcoinFeeRate: bitcoin.feeRate() }, seal, clock);
+    const orders = new OrderService({
+      db: store.db,
+      config,
+      catalogue,
+      seal,
+      cursors: new CursorCodec(config.signingSecret),
+      clock,
+      bitcoin,
+      depositAddresses: new DepositAddresses(config.bitcoin.depositXpub, bitcoin.network),
+      view,
+    });
+    const settlement = options.adapters?.settlement ?? new SimulatedChains(config.lifecycle);
+    const lifecycle = new Lifecycle(store.db, catalogue, settlement, view, clock);
+    const services: Services = { config, catalogue, db: store.db, clock, bitcoin, quotes, orders, lifecycle, view };
+    const app = await buildApp(services, { logger: options.logger, keys: new ApiKeys(store.db) });
+    lifecycle.start(config.lifecycle.tickMs);
+    let closing: Promise<void> | undefined;
+    const close = () =>
+      (closing ??= (async () => {
+        await app.close();
+        await lifecycle.stop();
+        await store.close();
+      })());
+    return { app, services, close };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * The schema, as an ordered list of migrations applied once each. Several server instances may
+ * start at once on one PostgreSQL: an advisory lock makes them apply the migrations one at a time.
+ */
+import type { Database } from './database.js';
+
+const migrations: Array<{ id: string; sql: string }> = [
+  {
+    id: '001_initial',
+    sql: `
+      CREATE TABLE quotes (
+        id uuid PRIMARY KEY,
+        route text NOT NULL,
+        body jsonb NOT NULL,
+        expires_at timestamptz NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+
+      CREATE TABLE orders (
+        seq bigserial NOT NULL UNIQUE,
+        id uuid PRIMARY KEY,
+        quote_id uuid NOT NULL UNIQUE REFERENCES quotes (id),
+        api_version text NOT NULL,
+        route text NOT NULL,
+        src_chain text NOT NULL,
+        src_token text NOT NULL,
+        src_amount numeric(78, 0) NOT NULL,
+        dst_chain text NOT NULL,
+        dst_token text NOT NULL,
+        dst_amount numeric(78, 0) NOT NULL,
+        sender text,
+        recipient text NOT NULL,
+        refund_address text,
+        deposit_address text,
+        op_return_data text,
+        estimated_time_secs integer NOT NULL,
+        status text NOT NULL DEFAULT 'inProgress',
+        src_tx_hash text,
+        src_seen_at timestamptz,
+        payout_txid text,
+        payout_sent_at timestamptz,
+        outcome jsonb,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX orders_src_tx_hash ON orders (src_tx_hash);
+      CREATE INDEX orders_sender ON orders (sender, seq DESC);
+      CREATE INDEX orders_recipient ON orders (recipient, seq DESC);
+      CREATE INDEX orders_refund_address ON orders (refund_address, seq DESC);
+      CREATE INDEX orders_in_progress ON orders (status) WHERE status = 'inProgress';
+
+      -- Market-maker inventory: what is reserved by open orders can never exceed the total.
+      CREATE TABLE liquidity (
+        chain text NOT NULL,
+        token text NOT NULL,
+        total numeric(78, 0) NOT NULL,
+        reserved numeric(78, 0) NOT NULL DEFAULT 0,
+        PRIMARY KEY (chain, token),
+        CHECK (reserved >= 0 AND reserved <= total)
+      );
+
+      CREATE TABLE api_keys (
+        id uuid PRIMARY KEY,
+        key_hash text NOT NULL UNIQUE,
+        label text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+
+      -- Transactions "broadcast" through the Bitcoin adapter.
+      CREATE TABLE bitcoin_transactions (
+        txid text PRIMARY KEY,
+        hex text NOT NULL,
+        order_id uuid NOT NULL REFERENCES orders (id),
+        broadcast_at timestamptz NOT NULL DEFAULT now()
+      );
+
+      CREATE SEQUENCE deposit_address_index;
+    `,
+  },
+];
+
+export async function migrate(db: Database): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    if (db.engine === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(8080080)');
+    await tx.query('CREATE TABLE IF NOT EXISTS gateway_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    const done = new Set((await tx.query<{ id: string }>('SELECT id FROM gateway_migrations')).map((row) => row.id));
+    const applied: string[] = [];
+    for (const migration of migrations) {
+      if (done.has(migration.id)) continue;
+      for (const statement of splitStatements(migration.sql)) await tx.query(statement);
+      await tx.query('INSERT INTO gateway_migrations (id) VALUES ($1)', [migration.id]);
+      applied.push(migration.id);
+    }
+    return applied;
+  });
+}
+
+/** Statements one by one: extended-protocol queries (with parameters or not) take one statement each. */
+function splitStatements(sql: string): string[] {
+  return sql
+    .split(/;\s*$/m)
+    .map((statement) => statement.replace(/^\s*--.*$/gm, '').trim())
+    .filter(Boolean);
+}
