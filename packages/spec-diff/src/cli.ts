@@ -80,7 +80,7 @@ export function main(argv: string[], out: (text: string) => void = (text) => pro
     if (extra.length > 0 || ![from, to].every((version) => /^v\d+$/i.test(version))) {
       throw new SpecDiffError('INVALID_ARGUMENTS', '--versions takes two versions such as v3 v4', { versions: positionals });
     }
-    const document = values.document ? readDocument(values.document) : (loadBundle('gateway') as unknown as OpenApiDocument);
+    const document = values.document ? readDocument(values.document) : loadBundle('gateway');
     const report = compareVersions(document, from, to);
     if (format === 'text') throw new SpecDiffError('INVALID_ARGUMENTS', '--versions writes markdown or json', { format });
     out(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatVersionsMarkdown(report));

@@ -6,11 +6,13 @@
 import { compareOperations, type OperationSide } from './compare-operation.js';
 import type { Change } from './compare-schema.js';
 import {
+  asDocument,
   dereference,
   isObject,
   listOperations,
   SpecDiffError,
   versionOf,
+  type DocumentInput,
   type JsonObject,
   type OpenApiDocument,
   type Operation,
@@ -64,7 +66,9 @@ function releasedVersions(base: OpenApiDocument, operations: Operation[]): Set<s
 }
 
 /** What changed, operation by operation, from `base` to `head`. */
-export function diffDocuments(base: OpenApiDocument, head: OpenApiDocument): DiffReport {
+export function diffDocuments(baseInput: DocumentInput, headInput: DocumentInput): DiffReport {
+  const base = asDocument(baseInput);
+  const head = asDocument(headInput);
   const baseOperations = listOperations(base);
   const headOperations = listOperations(head);
   const released = releasedVersions(base, baseOperations);
@@ -99,7 +103,8 @@ export interface OperationSurface {
   responses: Array<{ status: string; schema: string | undefined; description: string }>;
 }
 
-export function describeOperation(document: OpenApiDocument, operation: Operation): OperationSurface {
+export function describeOperation(input: DocumentInput, operation: Operation): OperationSurface {
+  const document = asDocument(input);
   const jsonSchema = (holder: JsonObject | undefined) => {
     const content = holder && isObject(holder.content) ? holder.content : {};
     const media = content['application/json'] ?? Object.values(content)[0];
@@ -159,7 +164,8 @@ export interface VersionReport {
  * Compares two API versions of one document: `/v3/x` with `/v4/x`, same method.
  * Each change is classified for a client moving from `from` to `to`.
  */
-export function compareVersions(document: OpenApiDocument, from: string, to: string): VersionReport {
+export function compareVersions(input: DocumentInput, from: string, to: string): VersionReport {
+  const document = asDocument(input);
   const operations = listOperations(document);
   const inVersion = (version: string) => operations.filter((operation) => versionOf(operation.path) === version.toLowerCase());
   const older = inVersion(from);

@@ -75,11 +75,21 @@ export interface Operation {
 
 export const pathTemplate = (path: string): string => path.replace(/\{[^}]+\}/g, '{}');
 
-/** Every operation of the document, in document order. */
-export function listOperations(document: OpenApiDocument): Operation[] {
+/** A parsed document of any static type (as `loadBundle` returns it); checked by `asDocument`. */
+export type DocumentInput = object;
+
+/** The document, once it is known to be OpenAPI 3.x. */
+export function asDocument(input: DocumentInput): OpenApiDocument {
+  const document = input as Json;
   if (!isObject(document) || typeof document.openapi !== 'string' || !document.openapi.startsWith('3.')) {
     throw new SpecDiffError('INVALID_DOCUMENT', 'not an OpenAPI 3.x document: the `openapi` field is missing', null);
   }
+  return document;
+}
+
+/** Every operation of the document, in document order. */
+export function listOperations(input: DocumentInput): Operation[] {
+  const document = asDocument(input);
   const operations: Operation[] = [];
   for (const [path, rawItem] of Object.entries(document.paths ?? {})) {
     const item = dereference(document, rawItem);

@@ -23,7 +23,7 @@ export {
   type VersionPair,
   type VersionReport,
 } from './diff.js';
-export { listOperations, SpecDiffError, type OpenApiDocument, type Operation } from './document.js';
+export { listOperations, SpecDiffError, type DocumentInput, type OpenApiDocument, type Operation } from './document.js';
 export { formatReviewMarkdown, formatReviewText, formatVersionsMarkdown } from './format.js';
 export { reviewReport, type Review, type ReviewedChange } from './review.js';
 export { summarizeSchema, flattenSchema, type SchemaSummary, type Field } from './schema-shape.js';

@@ -7,10 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { loadBundle } from '@swap-gateway/openapi';
 import { describe, expect, it } from 'vitest';
 import { compareVersions, type VersionPair } from '../src/diff.js';
-import type { OpenApiDocument } from '../src/document.js';
 import { formatVersionsMarkdown } from '../src/format.js';
 
-const report = compareVersions(loadBundle('gateway') as unknown as OpenApiDocument, 'v3', 'v4');
+const report = compareVersions(loadBundle('gateway'), 'v3', 'v4');
 const markdown = formatVersionsMarkdown(report);
 
 const operation = (path: string): VersionPair => {
