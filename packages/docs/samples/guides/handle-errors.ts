@@ -1,0 +1,23 @@
+import { createGatewayClient, isGatewayApiError, type GatewayQuoteV4 } from '@swap-gateway/client';
+
+const gateway = createGatewayClient({ baseUrl: process.env.GATEWAY_URL, apiKey: process.env.GATEWAY_API_KEY });
+
+export async function placeOrder(quote: GatewayQuoteV4) {
+  try {
+    return await gateway.createOrder(quote);
+  } catch (error) {
+    if (!isGatewayApiError(error)) throw error; // network failure or timeout: no answer to read
+    switch (error.code) {
+      case 'MISSING_REFUND_ADDRESS':
+        // The quote was requested without refundAddress: request a new one with it.
+        throw new Error('ask the user for a refund address and quote again', { cause: error });
+      case 'ORDER_EXPIRED':
+        throw new Error('the quote expired: quote again', { cause: error });
+      case 'INSUFFICIENT_SOLVER_BALANCE':
+        throw new Error('not enough liquidity right now: try a smaller amount or later', { cause: error });
+      default:
+        // error.status, error.code, error.error (message) and error.details (one of the detail shapes, or null).
+        throw error;
+    }
+  }
+}

@@ -1,0 +1,16 @@
+import { createGatewayClient, stateOf } from '@swap-gateway/client';
+
+const gateway = createGatewayClient({ baseUrl: process.env.GATEWAY_URL, apiKey: process.env.GATEWAY_API_KEY });
+
+// Reads the order every 5 s (backing off after failed reads) until it is success, failed or refunded;
+// gives up with a GatewayTimeoutError after 2 hours.
+const order = await gateway.waitForOrder('8d3c7a0e-5f1b-4b6e-9a51-2f0c7e4d9b12', {
+  intervalMs: 5_000,
+  timeoutMs: 2 * 60 * 60 * 1000,
+  onUpdate: (update) => console.log('order is', stateOf(update).state),
+});
+
+const { state, value } = stateOf(order);
+if (state === 'success') console.log('received', value.received_tokens);
+if (state === 'refunded') console.log('refunded', value.refunded_tokens);
+if (state === 'failed') console.log('failed', value);

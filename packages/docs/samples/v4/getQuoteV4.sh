@@ -1,0 +1,12 @@
+# Onramp: 0.01 BTC (1000000 sats) to wrapped BTC on BOB. Every address is encoded for its own chain:
+# the recipient and the destination token on BOB (EVM hex), the sender and refund address on Bitcoin.
+curl -sS --fail-with-body --get "$GATEWAY_URL/v4/get-quote" \
+  --data-urlencode 'srcChain=bitcoin' \
+  --data-urlencode 'dstChain=bob' \
+  --data-urlencode 'srcToken=0x0000000000000000000000000000000000000000' \
+  --data-urlencode 'dstToken=0x03C7054BCB39f7b2e5B2c7AcB37583e32D70Cfa3' \
+  --data-urlencode 'amount=1000000' \
+  --data-urlencode 'recipient=0x71C7656EC7ab88b098defB751B7401B5f6d8976F' \
+  --data-urlencode 'sender=bc1q3ftg88fp55ek66v7jg5dl4q0esy96rd92epged' \
+  --data-urlencode 'refundAddress=bc1q3ftg88fp55ek66v7jg5dl4q0esy96rd92epged' \
+  --data-urlencode 'affiliates=0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045:25'

@@ -1,0 +1,171 @@
+/**
+ * Builds the docs site into dist/ from the bundles of @swap-gateway/openapi:
+ *
+ *   dist/index.html            landing page
+ *   dist/guides/*.html         guides (Markdown in guides/, rendered here)
+ *   dist/reference/v4.html     Redoc reference of V4, self-contained
+ *   dist/reference/v3.html     Redoc reference of V3, kept for existing integrations
+ *   dist/openapi/              the bundles, for download
+ *   dist/assets/               styles, search script and its prebuilt index
+ *
+ * Guides may hold two directives, replaced before rendering:
+ * `<!-- generated:NAME[:ARG] -->` (a section read from the document) and
+ * `<!-- sample:v4/getQuoteV4.ts -->` (a sample file as a code block).
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundlePath, loadBundle, type OpenApiDocument } from '@swap-gateway/openapi';
+import { jsonExamples, listOperations, referenceAnchor, resolve, type Operation } from './document.js';
+import { detailShapesMarkdown, errorBodyMarkdown, errorsTableMarkdown, listErrorCodes, schemaMarker } from './generated/errors.js';
+import { compareVersions, formatVersionsMarkdown } from '@swap-gateway/spec-diff';
+import { openQuestionsMarkdown } from './generated/open-questions.js';
+import { codeSamplesMarkdown, operationsTableMarkdown } from './generated/operations.js';
+import { fence } from './markdown-text.js';
+import { renderMarkdown } from './markdown.js';
+import { buildReference, referencePages } from './reference.js';
+import { samplesDirectory, sampleLanguages } from './samples.js';
+import { errorCodeEntries, guideEntries, operationEntries, searchIndexScript, type SearchEntry } from './search.js';
+import { defaultOutput, packageRoot } from './paths.js';
+import { guidePage, logoSvg, markdownPages } from './site.js';
+
+const guidesDirectory = join(packageRoot, 'guides');
+const assetsDirectory = join(packageRoot, 'src', 'assets');
+const require = createRequire(import.meta.url);
+
+interface Context {
+  combined: OpenApiDocument;
+  operations: Operation[];
+}
+
+/** The generated sections a guide can ask for. */
+const generators: Record<string, (context: Context, argument?: string) => string> = {
+  'errors-table': ({ combined }) => errorsTableMarkdown(combined),
+  'error-detail-shapes': ({ combined }) => detailShapesMarkdown(combined),
+  'error-body': ({ combined }, schema) => errorBodyMarkdown(combined, required(schema, 'error-body')),
+  unspecified: ({ combined }, schema) => schemaMarker(combined, required(schema, 'unspecified'), 'x-unspecified'),
+  inferred: ({ combined }, schema) => schemaMarker(combined, required(schema, 'inferred'), 'x-inferred'),
+  'open-questions': ({ combined }) => openQuestionsMarkdown(combined),
+  operations: ({ operations }, version) => operationsTableMarkdown(operations.filter((operation) => operation.version === required(version, 'operations'))),
+  'code-samples': ({ operations }, version) => codeSamplesMarkdown(operations.filter((operation) => operation.version === required(version, 'code-samples'))),
+  // The V3 → V4 report of @swap-gateway/spec-diff, its headings moved one level down to sit in the guide.
+  'version-diff': ({ combined }) => formatVersionsMarkdown(compareVersions(combined, 'v3', 'v4')).replace(/^(#+) /gm, '#$1 '),
+  'response-example': ({ combined, operations }, argument) => responseExampleMarkdown(combined, operations, required(argument, 'response-example')),
+};
+
+/** `operationId/status/exampleName`: one named example of a response, as a JSON block. */
+function responseExampleMarkdown(document: OpenApiDocument, operations: Operation[], argument: string): string {
+  const [operationId, status, name] = argument.split('/');
+  const operation = operations.find((candidate) => candidate.operationId === operationId);
+  const response = operation && status ? (operation.node.responses as Record<string, unknown> | undefined)?.[status] : undefined;
+  const example = response ? jsonExamples(document, resolve(document, response)).find((candidate) => candidate.name === name) : undefined;
+  if (!example) throw new Error(`generated:response-example:${argument}: the document has no such example`);
+  return fence('json', JSON.stringify(example.value, null, 2));
+}
+
+function required(argument: string | undefined, directive: string): string {
+  if (!argument) throw new Error(`<!-- generated:${directive} --> needs an argument (generated:${directive}:...)`);
+  return argument;
+}
+
+function expandDirectives(source: string, context: Context, file: string): string {
+  return source.replace(/<!--\s*(generated|sample):(\S+?)\s*-->/g, (_, kind: string, target: string) => {
+    if (kind === 'sample') {
+      const language = sampleLanguages.find((candidate) => target.endsWith(`.${candidate.extension}`));
+      const path = join(samplesDirectory, target);
+      if (!language || !existsSync(path)) throw new Error(`${file}: no sample ${target}`);
+      return fence(language.highlight, readFileSync(path, 'utf8'));
+    }
+    const [name = '', argument] = target.split(':');
+    const generate = generators[name];
+    if (!generate) throw new Error(`${file}: unknown directive generated:${name}`);
+    return generate(context, argument);
+  });
+}
+
+/** Checks and rewrites a guide's link: `op:ID`, `err:CODE`, a site page `/x.html#y`, or an anchor of the page. */
+function linkResolver(context: Context, codes: Set<string>, knownPages: Set<string>, file: string) {
+  return (href: string): string => {
+    if (href.startsWith('op:')) {
+      const operation = context.operations.find((candidate) => candidate.operationId === href.slice(3));
+      if (!operation) throw new Error(`${file}: link to unknown operation ${href}`);
+      return `/${referencePages[operation.version].href}${referenceAnchor(operation)}`;
+    }
+    if (href.startsWith('err:')) {
+      if (!codes.has(href.slice(4))) throw new Error(`${file}: link to unknown error code ${href}`);
+      return `/guides/errors.html#${href.slice(4)}`;
+    }
+    if (href.startsWith('#')) return href;
+    if (href.startsWith('/')) {
+      const target = href.slice(1).split('#')[0] ?? '';
+      if (!knownPages.has(target)) throw new Error(`${file}: link to ${href}, which the site does not have`);
+      return href;
+    }
+    throw new Error(`${file}: link ${href} leaves the site; the docs link only to their own pages`);
+  };
+}
+
+export async function buildSite(outputDirectory = defaultOutput): Promise<{ pages: string[]; operations: number; searchEntries: number }> {
+  rmSync(outputDirectory, { recursive: true, force: true });
+  const write = (relative: string, content: string | Buffer) => {
+    const file = join(outputDirectory, relative);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, content);
+  };
+  const copy = (from: string, relative: string) => write(relative, readFileSync(from));
+
+  const combined = loadBundle('gateway');
+  const versions = { v4: loadBundle('gateway-v4'), v3: loadBundle('gateway-v3') };
+  const operations = [...listOperations(versions.v4), ...listOperations(versions.v3)];
+  const combinedIds = listOperations(combined).map((operation) => operation.operationId).sort();
+  if (combinedIds.join() !== operations.map((operation) => operation.operationId).sort().join()) {
+    throw new Error('the per-version bundles and the combined bundle do not list the same operations');
+  }
+  const context: Context = { combined, operations };
+  const codes = listErrorCodes(combined);
+
+  const downloads = (['gateway', 'gateway-v4', 'gateway-v3'] as const).flatMap((name) => (['json', 'yaml'] as const).map((format) => ({ name, format })));
+  const knownPages = new Set([
+    ...markdownPages.map((page) => page.href),
+    ...Object.values(referencePages).map((page) => page.href),
+    ...downloads.map(({ name, format }) => `openapi/${name}.${format}`),
+  ]);
+
+  const pages: string[] = [];
+  const searchEntries: SearchEntry[] = [];
+  for (const page of markdownPages) {
+    const file = join(guidesDirectory, page.source);
+    const markdown = expandDirectives(readFileSync(file, 'utf8'), context, page.source);
+    const rendered = renderMarkdown(markdown, linkResolver(context, new Set(codes.map((entry) => entry.code)), knownPages, page.source));
+    const description = /<p>([\s\S]*?)<\/p>/.exec(rendered.html)?.[1]?.replace(/<[^>]+>/g, '') ?? rendered.title;
+    write(page.href, guidePage({ href: page.href, title: rendered.title, html: rendered.html, headings: rendered.headings, description }));
+    searchEntries.push(...guideEntries({ href: page.href, title: rendered.title, html: rendered.html }));
+    pages.push(page.href);
+  }
+
+  for (const version of ['v4', 'v3'] as const) {
+    const output = join(outputDirectory, referencePages[version].href);
+    mkdirSync(dirname(output), { recursive: true });
+    await buildReference(versions[version], version, output);
+    pages.push(referencePages[version].href);
+  }
+
+  for (const { name, format } of downloads) copy(bundlePath(name, format), `openapi/${name}.${format}`);
+  for (const asset of ['header.css', 'site.css', 'search.js', 'redoc-badge.svg', 'redoc-badge-full.svg']) copy(join(assetsDirectory, asset), `assets/${asset}`);
+  copy(require.resolve('highlight.js/styles/github.css'), 'assets/highlight.css');
+  write('assets/logo.svg', logoSvg);
+  searchEntries.push(...operationEntries(operations), ...errorCodeEntries(codes));
+  write('assets/search-index.js', searchIndexScript(searchEntries));
+
+  return { pages, operations: operations.length, searchEntries: searchEntries.length };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const started = Date.now();
+  const output = process.argv[2] ?? defaultOutput;
+  const result = await buildSite(output);
+  console.log(
+    `docs: ${result.pages.length} pages, ${result.operations} operations with samples, ${result.searchEntries} search entries in ${output} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
+}

@@ -1,0 +1,187 @@
+/**
+ * The errors reference, read from the combined bundle: every code of the
+ * error-code schemas with its meaning (`x-enumDescriptions`) and the version
+ * that introduced it (`x-introduced-in`), the HTTP statuses and detail shapes
+ * the document's examples give it, and the error bodies themselves. What the
+ * document does not show is said to be not shown.
+ */
+import { createSchemaValidator, type OpenApiDocument } from '@swap-gateway/openapi';
+import { jsonExamples, listResponses, resolve, type Operation } from '../document.js';
+import { code, escapeCell, table } from '../markdown-text.js';
+
+export interface ErrorCode {
+  code: string;
+  meaning: string;
+  introducedIn: string;
+  /** The API versions whose error-code schema lists the code. */
+  versions: string[];
+  /** Where the document's examples return the code. */
+  returnedBy: Array<{ operation: Operation; status: string; statusInferred: boolean }>;
+  /** Titles of the detail shapes the code's examples carry. */
+  detailShapes: string[];
+}
+
+export interface DetailShape {
+  title: string;
+  description: string;
+  fields: Array<{ name: string; type: string; required: boolean }>;
+}
+
+interface EnumSchema {
+  enum?: unknown[];
+  anyOf?: unknown[];
+  oneOf?: unknown[];
+  'x-introduced-in'?: Record<string, string>;
+  'x-enumDescriptions'?: Record<string, string>;
+}
+
+/** The codes of an error-code schema, with the annotations of the enum that lists each one. */
+function codesOf(document: OpenApiDocument, schemaName: string): Array<{ code: string; meaning: string; introducedIn: string }> {
+  const found: Array<{ code: string; meaning: string; introducedIn: string }> = [];
+  const walk = (node: unknown) => {
+    const schema = resolve<EnumSchema>(document, node);
+    for (const value of schema.enum ?? []) {
+      const code = String(value);
+      const meaning = schema['x-enumDescriptions']?.[code];
+      const introducedIn = schema['x-introduced-in']?.[code];
+      if (!meaning || !introducedIn) {
+        throw new Error(`${schemaName}: code ${code} lacks its ${meaning ? 'x-introduced-in' : 'x-enumDescriptions'} entry`);
+      }
+      found.push({ code, meaning, introducedIn });
+    }
+    for (const branch of [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]) walk(branch);
+  };
+  walk(document.components.schemas?.[schemaName]);
+  if (found.length === 0) throw new Error(`${schemaName} lists no error codes`);
+  return found;
+}
+
+/** The alternatives of `GatewayErrorDetails`, in document order. */
+export function detailShapes(document: OpenApiDocument): DetailShape[] {
+  const details = resolve<{ oneOf: unknown[] }>(document, document.components.schemas?.GatewayErrorDetails);
+  return details.oneOf.map((branch) => {
+    const shape = resolve<{ title?: string; description?: string; type?: string | string[]; required?: string[]; properties?: Record<string, { type?: unknown; items?: { type?: unknown } }> }>(
+      document,
+      branch,
+    );
+    if (!shape.title) throw new Error('every alternative of GatewayErrorDetails needs a title to be named in the docs');
+    const fields = Object.entries(shape.properties ?? {}).map(([name, property]) => ({
+      name,
+      type: describeType(property),
+      required: shape.required?.includes(name) ?? false,
+    }));
+    return { title: shape.title, description: shape.description ?? '', fields };
+  });
+}
+
+function describeType(schema: { type?: unknown; items?: { type?: unknown } }): string {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return types.map((type) => (type === 'array' ? `array of ${String(schema.items?.type)}` : String(type))).join(' or ');
+}
+
+export function listErrorCodes(document: OpenApiDocument): ErrorCode[] {
+  const v4 = codesOf(document, 'GatewayErrorCodeV4');
+  const v3 = new Set(codesOf(document, 'GatewayErrorCodeV3').map((entry) => entry.code));
+  const shapes = detailShapes(document);
+  const validator = createSchemaValidator(document);
+  const shapeOf = (details: unknown) =>
+    shapes.filter((_, index) => validator.validate(`#/components/schemas/GatewayErrorDetails/oneOf/${index}`, details).valid).map((shape) => shape.title);
+
+  const byCode = new Map<string, ErrorCode>(
+    v4.map((entry) => [entry.code, { ...entry, versions: v3.has(entry.code) ? ['V3', 'V4'] : ['V4'], returnedBy: [], detailShapes: [] }]),
+  );
+  for (const { operation, status, response } of listResponses(document)) {
+    for (const example of jsonExamples(document, response)) {
+      const value = example.value as { code?: unknown; details?: unknown } | undefined;
+      if (typeof value?.code !== 'string') continue;
+      const entry = byCode.get(value.code);
+      if (!entry) throw new Error(`example ${example.name} of ${operation.operationId} ${status} carries ${value.code}, which no error-code schema lists`);
+      if (!entry.returnedBy.some((seen) => seen.operation.operationId === operation.operationId && seen.status === status)) {
+        entry.returnedBy.push({ operation, status, statusInferred: typeof response['x-inferred'] === 'string' });
+      }
+      if ('details' in value) {
+        for (const title of shapeOf(value.details)) if (!entry.detailShapes.includes(title)) entry.detailShapes.push(title);
+      }
+    }
+  }
+  return [...byCode.values()];
+}
+
+const versionLabel = (introducedIn: string) => (introducedIn === 'base' ? 'base' : introducedIn);
+
+/** Returns `400 — get-quote (V4)`-style lines grouped by status. */
+function statusCell(entry: ErrorCode): string {
+  if (entry.returnedBy.length === 0) return '_not shown_';
+  const byStatus = new Map<string, string[]>();
+  for (const { operation, status, statusInferred } of entry.returnedBy) {
+    const label = `${operation.operationId}${statusInferred ? '*' : ''}`;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), label]);
+  }
+  return [...byStatus.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([status, operations]) => `**${status}** <span class="muted">${operations.join(', ')}</span>`)
+    .join('<br>');
+}
+
+function shapeCell(entry: ErrorCode, shapes: DetailShape[]): string {
+  if (entry.detailShapes.length === 0) return '_not shown_';
+  return entry.detailShapes
+    .map((title) => {
+      const shape = shapes.find((candidate) => candidate.title === title);
+      if (!shape || shape.fields.length === 0) return code('null');
+      return `${code(`{ ${shape.fields.map((field) => field.name).join(', ')} }`)}`;
+    })
+    .join(' or ');
+}
+
+/** The Markdown of the errors table (one row per code) and the detail shapes it names. */
+export function errorsTableMarkdown(document: OpenApiDocument): string {
+  const codes = listErrorCodes(document);
+  const shapes = detailShapes(document);
+  const rows = codes.map((entry) => [
+    `<span id="${entry.code}"></span>${code(entry.code)}`,
+    escapeCell(entry.meaning),
+    versionLabel(entry.introducedIn),
+    entry.versions.join(', '),
+    statusCell(entry),
+    shapeCell(entry, shapes),
+  ]);
+  return table(['Code', 'Meaning', 'Introduced', 'Returned by', 'HTTP status and operations', 'Detail shape in the examples'], rows);
+}
+
+/** The detail shapes, as a table of their fields. */
+export function detailShapesMarkdown(document: OpenApiDocument): string {
+  const rows = detailShapes(document).map((shape) => [
+    code(shape.title),
+    shape.fields.length === 0 ? code('null') : shape.fields.map((field) => `${code(field.name)} ${field.type}${field.required ? '' : ' (optional)'}`).join('<br>'),
+    escapeCell(shape.description),
+  ]);
+  return table(['Shape', 'Fields', 'Meaning'], rows);
+}
+
+/** The fields of an error-body schema, with what is required and the schema's own markers. */
+export function errorBodyMarkdown(document: OpenApiDocument, schemaName: string): string {
+  const schema = resolve<{ required?: string[]; properties?: Record<string, { description?: string; $ref?: string }> }>(
+    document,
+    document.components.schemas?.[schemaName],
+  );
+  const rows = Object.entries(schema.properties ?? {}).map(([name, property]) => {
+    const target = property.$ref ? property.$ref.split('/').at(-1) : undefined;
+    const described = resolve<{ description?: string; type?: unknown }>(document, property);
+    return [
+      code(name),
+      schema.required?.includes(name) ? 'yes' : 'no',
+      target ? code(target) : String(described.type ?? ''),
+      escapeCell(described.description ?? ''),
+    ];
+  });
+  return table(['Field', 'Required', 'Type', 'Notes'], rows);
+}
+
+/** The `x-unspecified` / `x-inferred` sentence of a schema, for the guide to quote. */
+export function schemaMarker(document: OpenApiDocument, schemaName: string, marker: 'x-unspecified' | 'x-inferred'): string {
+  const schema = resolve<Record<string, unknown>>(document, document.components.schemas?.[schemaName]);
+  const text = schema[marker];
+  if (typeof text !== 'string') throw new Error(`${schemaName} has no ${marker}`);
+  return text.replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,50 @@
+/**
+ * Markdown to HTML for the guides, at build time: GitHub-style tables and
+ * heading ids (marked, marked-gfm-heading-id), code highlighted by
+ * highlight.js, and the site's own link forms checked and rewritten:
+ * `op:getQuoteV4` opens an operation in its reference, `err:CODE` a row of the
+ * errors table, `/path` a page of the site.
+ */
+import hljs from 'highlight.js';
+import { Marked, type Tokens } from 'marked';
+import { getHeadingList, gfmHeadingId } from 'marked-gfm-heading-id';
+import { markedHighlight } from 'marked-highlight';
+
+export interface Heading {
+  id: string;
+  level: number;
+  text: string;
+}
+
+export interface RenderedMarkdown {
+  title: string;
+  html: string;
+  headings: Heading[];
+}
+
+/** Rewrites one link target; throws when it names something the site does not have. */
+export type LinkResolver = (href: string) => string;
+
+export function renderMarkdown(source: string, resolveLink: LinkResolver): RenderedMarkdown {
+  const marked = new Marked(
+    { gfm: true },
+    markedHighlight({
+      emptyLangClass: 'hljs',
+      langPrefix: 'hljs language-',
+      highlight(code, language) {
+        return hljs.highlight(code, { language: hljs.getLanguage(language) ? language : 'plaintext' }).value;
+      },
+    }),
+    gfmHeadingId(),
+    {
+      walkTokens(token) {
+        if (token.type === 'link') (token as Tokens.Link).href = resolveLink((token as Tokens.Link).href);
+      },
+    },
+  );
+  const html = marked.parse(source, { async: false });
+  const headings = getHeadingList().map(({ id, level, raw }) => ({ id, level, text: raw }));
+  const title = headings.find((heading) => heading.level === 1)?.text;
+  if (!title) throw new Error('a page needs a level-1 heading for its title');
+  return { title, html, headings };
+}

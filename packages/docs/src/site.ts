@@ -1,0 +1,174 @@
+/**
+ * The site's pages, its navigation and the one layout they share. Every link
+ * in the layout is written from the site root (`/guides/errors.html`) and made
+ * relative to the page at the end, so the folder works from any base path.
+ */
+import type { Heading } from './markdown.js';
+
+export interface NavItem {
+  label: string;
+  /** From the site root, without a leading slash. */
+  href: string;
+  note?: string;
+}
+
+export interface NavSection {
+  title: string;
+  items: NavItem[];
+}
+
+/** The guide pages: `guides/<slug>.md` is rendered to `guides/<slug>.html`; `index` is the landing page. */
+export const navigation: NavSection[] = [
+  {
+    title: 'Get started',
+    items: [
+      { label: 'Overview', href: 'index.html' },
+      { label: 'Client flow by route', href: 'guides/client-flow.html' },
+      { label: 'Code samples', href: 'guides/code-samples.html' },
+    ],
+  },
+  {
+    title: 'Integrate',
+    items: [
+      { label: 'Authentication and rate limits', href: 'guides/authentication.html' },
+      { label: 'Addresses and tokens', href: 'guides/addresses.html' },
+      { label: 'Amounts', href: 'guides/amounts.html' },
+      { label: 'Pagination and polling', href: 'guides/pagination-and-polling.html' },
+    ],
+  },
+  {
+    title: 'Reference',
+    items: [
+      { label: 'API reference V4', href: 'reference/v4.html' },
+      { label: 'API reference V3', href: 'reference/v3.html', note: 'legacy' },
+      { label: 'Errors', href: 'guides/errors.html' },
+    ],
+  },
+  {
+    title: 'Versions and review',
+    items: [
+      { label: 'Versioning and migration', href: 'guides/versioning.html' },
+      { label: 'Open questions', href: 'guides/open-questions.html' },
+    ],
+  },
+];
+
+/** The Markdown pages of the site: every navigation entry that is not a reference page. */
+export const markdownPages = navigation
+  .flatMap((section) => section.items)
+  .filter((item) => !item.href.startsWith('reference/'))
+  .map((item) => ({ href: item.href, source: item.href === 'index.html' ? 'index.md' : item.href.replace(/^guides\//, '').replace(/\.html$/, '.md') }));
+
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+const logo = `<svg class="logo" viewBox="0 0 32 32" aria-hidden="true"><rect width="32" height="32" rx="8" fill="#f7931a"/><path d="M9 12h11.5l-3-3M23 20H11.5l3 3" fill="none" stroke="#fff" stroke-width="2.6" stroke-linecap="round" stroke-linejoin="round"/></svg>`;
+
+/** The header every page has: brand, main links and the search box. */
+export function siteHeader(currentHref: string): string {
+  const links: NavItem[] = [
+    { label: 'Guides', href: 'guides/client-flow.html' },
+    { label: 'V4 reference', href: 'reference/v4.html' },
+    { label: 'V3 reference', href: 'reference/v3.html', note: 'legacy' },
+    { label: 'Errors', href: 'guides/errors.html' },
+  ];
+  const isCurrent = (href: string) =>
+    href === currentHref || (href.startsWith('guides/') && currentHref.startsWith('guides/') && !links.some((link) => link.href === currentHref));
+  return `<header class="site-header">
+  <a class="brand" href="/index.html">${logo}<span>Swap Gateway <em>API docs</em></span></a>
+  <nav class="top-nav" aria-label="Main">${links
+    .map(
+      (link) =>
+        `<a href="/${link.href}"${isCurrent(link.href) ? ' aria-current="page"' : ''}>${escapeHtml(link.label)}${link.note ? ` <span class="pill">${link.note}</span>` : ''}</a>`,
+    )
+    .join('')}</nav>
+  <div class="search" role="search">
+    <input id="site-search" type="search" placeholder="Search guides, operations, error codes" aria-label="Search the docs" autocomplete="off">
+    <ul id="search-results" class="search-results" hidden></ul>
+  </div>
+</header>`;
+}
+
+/** Scripts and styles every page loads, all from the site's own folder. */
+export const headAssets = `<link rel="stylesheet" href="/assets/header.css">
+<script src="/assets/search-index.js" defer></script>
+<script src="/assets/search.js" defer></script>`;
+
+function sidebar(currentHref: string): string {
+  return `<nav class="sidebar" aria-label="Guides">${navigation
+    .map(
+      (section) => `<p class="sidebar-title">${escapeHtml(section.title)}</p><ul>${section.items
+        .map(
+          (item) =>
+            `<li><a href="/${item.href}"${item.href === currentHref ? ' aria-current="page"' : ''}>${escapeHtml(item.label)}${item.note ? ` <span class="pill">${item.note}</span>` : ''}</a></li>`,
+        )
+        .join('')}</ul>`,
+    )
+    .join('')}</nav>`;
+}
+
+function tableOfContents(headings: Heading[]): string {
+  const sections = headings.filter((heading) => heading.level === 2);
+  if (sections.length < 3) return '';
+  return `<aside class="toc" aria-label="On this page"><p class="sidebar-title">On this page</p><ul>${sections
+    .map((heading) => `<li><a href="#${heading.id}">${escapeHtml(heading.text)}</a></li>`)
+    .join('')}</ul></aside>`;
+}
+
+/** Rewrites the root-based links of a page (`href="/x"`) into links relative to the page. */
+export function relativize(html: string, pageHref: string): string {
+  const prefix = '../'.repeat(pageHref.split('/').length - 1);
+  return html.replace(/\b(href|src)="\/(?!\/)/g, `$1="${prefix || './'}`);
+}
+
+export function guidePage(options: { href: string; title: string; html: string; headings: Heading[]; description: string }): string {
+  const page = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(options.title)} · Swap Gateway API</title>
+<meta name="description" content="${escapeHtml(options.description)}">
+<link rel="icon" href="/assets/logo.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/assets/site.css">
+<link rel="stylesheet" href="/assets/highlight.css">
+${headAssets}
+</head>
+<body class="guide">
+${siteHeader(options.href)}
+<div class="page">
+${sidebar(options.href)}
+<main class="content" id="content">
+${options.html}
+</main>
+${tableOfContents(options.headings)}
+</div>
+</body>
+</html>
+`;
+  return relativize(page, options.href);
+}
+
+/** The Handlebars template `redocly build-docs` fills with Redoc: the site header above the reference. */
+export function referenceTemplate(options: { href: string; title: string }): string {
+  const page = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(options.title)} · Swap Gateway API</title>
+<link rel="icon" href="/assets/logo.svg" type="image/svg+xml">
+${headAssets}
+<style>body { margin: 0; }</style>
+{{{redocHead}}}
+</head>
+<body class="reference">
+${siteHeader(options.href)}
+{{{redocHTML}}}
+</body>
+</html>
+`;
+  return relativize(page, options.href);
+}
+
+export const logoSvg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#f7931a"/><path d="M9 12h11.5l-3-3M23 20H11.5l3 3" fill="none" stroke="#fff" stroke-width="2.6" stroke-linecap="round" stroke-linejoin="round"/></svg>\n`;

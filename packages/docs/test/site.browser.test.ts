@@ -1,0 +1,175 @@
+/**
+ * The built site in a real browser: Debian's Chromium driven by playwright-core,
+ * the site served from disk on 127.0.0.1, every request to anywhere else
+ * blocked and counted. Skips, saying why, only where Chromium is absent.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadBundle } from '@swap-gateway/openapi';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listOperations, referenceAnchor } from '../src/document.js';
+import { defaultOutput, screenshotsDirectory } from '../src/paths.js';
+import { referencePages } from '../src/reference.js';
+import { serveSite, type ServedSite } from '../src/serve.js';
+import { markdownPages } from '../src/site.js';
+
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const hasChromium = existsSync(chromiumPath);
+if (!hasChromium) console.warn(`docs browser test skipped: no Chromium at ${chromiumPath} (scripts/system-deps.sh installs Debian's chromium; or set CHROMIUM_PATH)`);
+
+const localHosts = new Set(['127.0.0.1', 'localhost', '[::1]']);
+const operations = [...listOperations(loadBundle('gateway-v4')), ...listOperations(loadBundle('gateway-v3'))];
+
+describe.skipIf(!hasChromium)('the docs site in Chromium', () => {
+  let site: ServedSite;
+  let browser: Browser;
+  let context: BrowserContext;
+  const outsideRequests: string[] = [];
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(join(defaultOutput, 'index.html'))) throw new Error(`no built site in ${defaultOutput}: run the package's build first`);
+    mkdirSync(screenshotsDirectory, { recursive: true });
+    site = await serveSite();
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    });
+    context = await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
+    await context.route('**/*', (route) => {
+      const url = new URL(route.request().url());
+      if (url.protocol === 'data:' || url.protocol === 'blob:' || localHosts.has(url.hostname)) return route.continue();
+      outsideRequests.push(url.href);
+      return route.abort('blockedbyclient');
+    });
+    context.on('page', (page) => watch(page));
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+  });
+
+  function watch(page: Page) {
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(`${page.url()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
+  }
+
+  /** Redoc's heading of an operation: an h2 whose text is the operation's summary. */
+  function operationHeading(page: Page, summary: string): Locator {
+    return page.locator('#redoc h2').filter({ hasText: new RegExp(`^${summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }).first();
+  }
+
+  /** Whether an element is shown within the window (below the site header). */
+  function inViewport(locator: Locator): Promise<boolean> {
+    return locator.evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      return box.height > 0 && box.top >= 0 && box.top < window.innerHeight;
+    });
+  }
+
+  async function open(path: string): Promise<Page> {
+    const page = await context.newPage();
+    await page.goto(new URL(path, site.url).href, { waitUntil: 'load' });
+    return page;
+  }
+
+  it('shows the landing page with both versions and links into the reference', async () => {
+    const page = await open('index.html');
+    expect(await page.locator('main h1').textContent()).toBe('Swap Gateway API');
+    for (const operation of operations) {
+      const link = page.locator(`main a[href$="${referencePages[operation.version].href}${referenceAnchor(operation)}"]`);
+      expect(await link.count(), `landing page links ${operation.operationId}`).toBe(1);
+    }
+    await page.screenshot({ path: join(screenshotsDirectory, 'landing.png') });
+    // A link from the landing page opens the operation in the reference.
+    await page.locator(`a[href$="${referenceAnchor(operations[1]!)}"]`).click();
+    await page.waitForURL(/reference\/v4\.html#/);
+    await expect.poll(() => inViewport(operationHeading(page, operations[1]!.summary))).toBe(true);
+    await page.close();
+  });
+
+  it('renders every guide with the shared layout and no directive left', async () => {
+    for (const { href } of markdownPages) {
+      const page = await open(href);
+      const title = await page.locator('main h1').textContent();
+      expect(title?.trim().length, `${href} has a title`).toBeGreaterThan(0);
+      expect(await page.locator('header.site-header').count(), `${href} has the header`).toBe(1);
+      expect(await page.locator(`nav.sidebar a[aria-current="page"]`).count(), `${href} is marked in the navigation`).toBe(1);
+      const html = await page.content();
+      expect(html, `${href} has no unexpanded directive`).not.toMatch(/<!--\s*(generated|sample):/);
+      const broken = await page.$$eval('main a[href]', (links) =>
+        links.map((link) => (link as HTMLAnchorElement).href).filter((href) => !href.startsWith(location.origin)),
+      );
+      expect(broken, `${href} links only to the site`).toEqual([]);
+      await page.close();
+    }
+  });
+
+  it('lists every operation of both versions in its reference, and opens each', async () => {
+    for (const version of ['v4', 'v3'] as const) {
+      const page = await open(referencePages[version].href);
+      const own = operations.filter((operation) => operation.version === version);
+      for (const operation of own) {
+        const link = page.locator(`a[href="${referenceAnchor(operation)}"]`).first();
+        await link.waitFor({ state: 'visible' });
+        await link.click();
+        await page.waitForURL((url) => url.hash === referenceAnchor(operation));
+        const heading = operationHeading(page, operation.summary);
+        await expect.poll(() => inViewport(heading), `${operation.operationId} opens`).toBe(true);
+      }
+      if (version === 'v3') await page.getByText('V3 is kept for existing integrations.').first().waitFor({ state: 'visible' });
+      if (version === 'v4') {
+        await page.locator(`a[href="${referenceAnchor(own.find((operation) => operation.operationId === 'getQuoteV4')!)}"]`).first().click();
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: join(screenshotsDirectory, 'operation-getQuoteV4.png') });
+      }
+      await page.close();
+    }
+  });
+
+  it('shows the errors table with every code', async () => {
+    const page = await open('guides/errors.html');
+    const table = page.locator('main table').filter({ hasText: 'MISSING_REFUND_ADDRESS' });
+    await table.waitFor({ state: 'visible' });
+    const codes = loadBundle('gateway').components.schemas as Record<string, { enum?: string[]; anyOf?: Array<{ enum?: string[] }> }>;
+    const expected = [...(codes.GatewayErrorCodeV3?.enum ?? []), ...(codes.GatewayErrorCodeV4?.anyOf?.[1]?.enum ?? [])];
+    expect(expected.length).toBeGreaterThan(30);
+    const rows = await table.locator('tbody tr td:first-child').allTextContents();
+    expect(rows.map((row) => row.trim()).sort()).toEqual([...expected].sort());
+    await table.scrollIntoViewIfNeeded();
+    await page.locator('h2', { hasText: 'Every error code' }).scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollBy(0, -70));
+    await page.screenshot({ path: join(screenshotsDirectory, 'errors-table.png') });
+    await page.close();
+  });
+
+  it('searches pages, operations and error codes from the header', async () => {
+    const page = await open('guides/amounts.html');
+    const search = page.locator('#site-search');
+    await search.fill('refund address missing');
+    const results = page.locator('#search-results a');
+    await results.first().waitFor({ state: 'visible' });
+    expect(await page.locator('#search-results').textContent()).toContain('MISSING_REFUND_ADDRESS');
+    await page.locator('#search-results a', { hasText: 'MISSING_REFUND_ADDRESS' }).first().click();
+    await page.waitForURL(/guides\/errors\.html#MISSING_REFUND_ADDRESS$/);
+
+    await page.locator('#site-search').fill('quote a swap');
+    await page.locator('#search-results a', { hasText: 'GET /v4/get-quote' }).first().click();
+    await page.waitForURL(/reference\/v4\.html#\/v4\/getquotev4$/);
+    await expect.poll(() => inViewport(operationHeading(page, 'Quote a swap'))).toBe(true);
+
+    // Search works on the reference pages too, and says when nothing matches.
+    await page.locator('#site-search').fill('zzqx nothing like this');
+    await expect.poll(() => page.locator('#search-results').textContent()).toContain('Nothing matches');
+    await page.close();
+  });
+
+  it('made no request outside localhost and logged no console error', () => {
+    expect(outsideRequests, 'requests outside localhost').toEqual([]);
+    expect(consoleErrors, 'console errors').toEqual([]);
+  });
+});
