@@ -1,0 +1,137 @@
+/** Test servers (embedded store in memory or in a directory, no background loop) and request helpers. */
+import { createHash } from 'node:crypto';
+import { BIP32Factory } from 'bip32';
+import * as bitcoin from 'bitcoinjs-lib';
+import * as ecc from 'tiny-secp256k1';
+import { startServer, type RunningServer, type StartServerOptions } from '../src/index.js';
+
+export const btc = '0x0000000000000000000000000000000000000000';
+export const wbtcBob = '0x03C7054BCB39f7b2e5B2c7AcB37583e32D70Cfa3';
+export const wbtcEthereum = '0x2260FAC5E5542a773Aa44fBCfeDf7C193bc2C599';
+export const usdcBase = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+export const usdcEthereum = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
+export const usdcSolana = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+export const usdtTron = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+export const wethBase = '0x4200000000000000000000000000000000000006';
+export const evmUser = '0x71C7656EC7ab88b098defB751B7401B5f6d8976F';
+export const btcUser = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+export const tronUser = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
+export const solanaUser = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
+export const affiliate = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
+export const deniedAddress = 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh';
+
+/** A Bitcoin wallet the tests hold the key of: it signs the PSBTs the server builds for it. */
+export const senderKey = BIP32Factory(ecc).fromSeed(createHash('sha256').update('server tests sender').digest());
+export const senderAddress = bitcoin.payments.p2wpkh({ pubkey: senderKey.publicKey }).address!;
+
+export async function testServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  return startServer({
+    port: 0,
+    dataDir: ':memory:',
+    ...options,
+    config: { ...options.config, lifecycle: { confirmationDelaySeconds: 30, payoutDelaySeconds: 30, tickMs: 0, ...options.config?.lifecycle } },
+  });
+}
+
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export function client(url: string, headers: Record<string, string> = {}) {
+  const call = async <T = any>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<Answer<T>> => {
+    const response = await fetch(url + path, {
+      method,
+      headers: { ...headers, ...extra, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+  };
+  return {
+    get: <T = any>(path: string, extra?: Record<string, string>) => call<T>('GET', path, undefined, extra),
+    post: <T = any>(path: string, body?: unknown) => call<T>('POST', path, body),
+    patch: <T = any>(path: string, body?: unknown) => call<T>('PATCH', path, body),
+    call,
+    quote: (params: Record<string, string>) => call('GET', `/v4/get-quote?${new URLSearchParams(params)}`),
+  };
+}
+
+export const onrampParams = (extra: Record<string, string> = {}) => ({
+  srcChain: 'bitcoin',
+  dstChain: 'bob',
+  srcToken: btc,
+  dstToken: wbtcBob,
+  amount: '1000000',
+  recipient: evmUser,
+  refundAddress: senderAddress,
+  ...extra,
+});
+
+export const offrampParams = (extra: Record<string, string> = {}) => ({
+  srcChain: 'ethereum',
+  dstChain: 'bitcoin',
+  srcToken: wbtcEthereum,
+  dstToken: btc,
+  amount: '5000000',
+  recipient: btcUser,
+  sender: evmUser,
+  refundAddress: evmUser,
+  ...extra,
+});
+
+export const tronOfframpParams = (extra: Record<string, string> = {}) => ({
+  srcChain: 'tron',
+  dstChain: 'bitcoin',
+  srcToken: usdtTron,
+  dstToken: btc,
+  amount: '500000000',
+  recipient: btcUser,
+  refundAddress: tronUser,
+  ...extra,
+});
+
+export const tokenSwapParams = (extra: Record<string, string> = {}) => ({
+  srcChain: 'base',
+  dstChain: 'ethereum',
+  srcToken: usdcBase,
+  dstToken: usdcEthereum,
+  amount: '250000000',
+  recipient: evmUser,
+  sender: evmUser,
+  refundAddress: evmUser,
+  ...extra,
+});
+
+export const solanaSwapParams = (extra: Record<string, string> = {}) => ({
+  srcChain: 'solana',
+  dstChain: 'base',
+  srcToken: usdcSolana,
+  dstToken: usdcBase,
+  amount: '100000000',
+  recipient: evmUser,
+  refundAddress: solanaUser,
+  ...extra,
+});
+
+/** Signs and finalizes a PSBT the server built for the test sender; returns the raw transaction hex. */
+export function signPsbt(psbtHex: string): string {
+  const psbt = bitcoin.Psbt.fromHex(psbtHex);
+  psbt.signAllInputs(senderKey);
+  psbt.finalizeAllInputs();
+  return psbt.extractTransaction().toHex();
+}
+
+/** A raw signed-looking payment with chosen outputs (the server parses, it does not verify signatures). */
+export function rawPayment(outputs: Array<{ address?: string; opReturn?: string; value: bigint }>): string {
+  const transaction = new bitcoin.Transaction();
+  transaction.version = 2;
+  transaction.addInput(createHash('sha256').update('prevout').digest(), 0);
+  transaction.setWitness(0, [new Uint8Array(71).fill(1), senderKey.publicKey]);
+  for (const output of outputs) {
+    const script = output.opReturn !== undefined ? bitcoin.payments.embed({ data: [Buffer.from(output.opReturn, 'hex')] }).output! : bitcoin.address.toOutputScript(output.address!);
+    transaction.addOutput(script, output.value);
+  }
+  return transaction.toHex();
+}

@@ -1,0 +1,105 @@
+/** The HTTP surface: routes from the document, validation, structured errors for every failure. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadBundle } from '@swap-gateway/openapi';
+import type { RunningServer } from '../src/index.js';
+import { client, onrampParams, testServer, tronOfframpParams } from './helpers.js';
+
+let server: RunningServer;
+let api: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  server = await testServer({
+    config: { server: { host: '127.0.0.1', port: 0, bodyLimitBytes: 4096 } },
+    adapters: {
+      // A Bitcoin backend that fails with internals in its message: none of it may reach the client.
+      bitcoin: {
+        network: (await import('bitcoinjs-lib')).networks.bitcoin,
+        feeRate: () => 12,
+        utxos: async () => {
+          throw new Error('connect ECONNREFUSED 10.0.0.7:8332 password=hunter2');
+        },
+        broadcast: async () => 'unused',
+      },
+    },
+  });
+  api = client(server.url);
+});
+afterAll(() => server.close());
+
+describe('routes come from the document', () => {
+  it('registers every path and method of the bundle', () => {
+    const document = loadBundle('gateway');
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const method of Object.keys(item).filter((key) => ['get', 'post', 'patch', 'put', 'delete'].includes(key))) {
+        expect(server.app.hasRoute({ method: method.toUpperCase() as 'GET', url: path.replace(/\{([^}]+)\}/g, ':$1') }), `${method} ${path}`).toBe(true);
+      }
+    }
+  });
+
+  it('answers the health check', async () => {
+    const health = await api.get('/health');
+    expect(health).toMatchObject({ status: 200, body: { status: 'ok', storage: 'pglite' } });
+  });
+});
+
+describe('structured errors', () => {
+  it('answers an unknown path with 404 and an unknown method with 405 and Allow', async () => {
+    const missing = await api.get('/v2/get-quote');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ code: 'INVALID_REQUEST', error: expect.stringContaining('/v2/get-quote') });
+    const wrongMethod = await api.call('DELETE', '/v4/get-order/abc');
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toBe('GET, HEAD');
+    expect(wrongMethod.body).toMatchObject({ code: 'INVALID_REQUEST', details: { expected: 'GET, HEAD', actual: 'DELETE' } });
+  });
+
+  it('answers a missing or malformed parameter with INVALID_REQUEST', async () => {
+    const missing = await api.get('/v4/get-quote?srcChain=bitcoin');
+    expect(missing).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST', error: 'query parameter dstChain is required' } });
+    const badAmount = await api.quote(onrampParams({ amount: '1.5' }));
+    expect(badAmount).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST', error: expect.stringContaining('amount') } });
+    const repeated = await api.get(`/v4/get-quote?${new URLSearchParams(onrampParams())}&amount=2`);
+    expect(repeated.body.error).toBe('query parameter amount is given more than once');
+  });
+
+  it('reports a limit below its minimum with the minimum/actual details', async () => {
+    const answer = await api.get('/v4/get-orders/0x71C7656EC7ab88b098defB751B7401B5f6d8976F?limit=0');
+    expect(answer).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST', details: { minimum: '1', actual: '0' } } });
+  });
+
+  it('refuses a body that is not a quote, not JSON, too large or not JSON-typed', async () => {
+    const notQuote = await api.post('/v4/create-order', { swap: {} });
+    expect(notQuote).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST' } });
+    const broken = await fetch(`${server.url}/v4/create-order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"onramp":' });
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({ code: 'INVALID_REQUEST', error: 'the request is malformed' });
+    const large = await api.post('/v4/create-order', { onramp: { padding: 'x'.repeat(5000) } });
+    expect(large).toMatchObject({ status: 413, body: { code: 'INVALID_REQUEST', details: { max: '4096' } } });
+    const text = await fetch(`${server.url}/v4/create-order`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: '<quote/>' });
+    expect(text.status).toBe(415);
+    expect(await text.json()).toMatchObject({ code: 'INVALID_REQUEST', details: { expected: 'application/json', actual: 'application/xml' } });
+  });
+
+  it('answers a V3 offramp quote without ownerAddress with MISSING_OWNER_ADDRESS', async () => {
+    const quote = await api.quote(tronOfframpParams());
+    const { ownerAddress, ...withoutOwner } = quote.body.offramp;
+    expect(ownerAddress).toBe(tronOfframpParams().refundAddress);
+    const answer = await api.post('/v3/create-order', { offramp: withoutOwner });
+    expect(answer).toMatchObject({ status: 400, body: { code: 'MISSING_OWNER_ADDRESS', details: null } });
+  });
+
+  it('answers a V4 quote without refundAddress with MISSING_REFUND_ADDRESS', async () => {
+    const { refundAddress: _omitted, ...params } = onrampParams();
+    const quote = await api.quote(params);
+    expect(quote.body.onramp.refundAddress).toBeNull();
+    const answer = await api.post('/v4/create-order', quote.body);
+    expect(answer).toMatchObject({ status: 400, body: { code: 'MISSING_REFUND_ADDRESS' } });
+  });
+
+  it('turns an unexpected fault into INTERNAL_ERROR without internals', async () => {
+    const answer = await api.get('/v4/get-max-spendable/bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
+    expect(answer.status).toBe(500);
+    expect(answer.body).toEqual({ code: 'INTERNAL_ERROR', error: 'an unexpected error occurred', details: null });
+    expect(JSON.stringify(answer.body)).not.toMatch(/ECONNREFUSED|hunter2|at /);
+  });
+});

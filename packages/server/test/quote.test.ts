@@ -1,0 +1,151 @@
+/** get-quote: parameters checked for their chain, fees, slippage, limits, affiliates, USD values. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { sandboxConfigFile, type GatewayConfig, type RunningServer } from '../src/index.js';
+import { affiliate, btc, client, evmUser, offrampParams, onrampParams, solanaSwapParams, testServer, tokenSwapParams, tronOfframpParams, usdcEthereum, wethBase } from './helpers.js';
+
+let server: RunningServer;
+let api: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  server = await testServer();
+  api = client(server.url);
+});
+afterAll(() => server.close());
+
+const expectError = async (params: Record<string, string>, code: string, details?: unknown) => {
+  const answer = await api.quote(params);
+  expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+  expect(answer.body.code).toBe(code);
+  expect(typeof answer.body.error).toBe('string');
+  if (details !== undefined) expect(answer.body.details).toEqual(details);
+  return answer.body;
+};
+
+describe('onramp fees', () => {
+  it('computes the fee breakdown, output after fees and USD values from the configuration', async () => {
+    const { status, body } = await api.quote(onrampParams({ affiliates: `${affiliate}:25` }));
+    expect(status).toBe(200);
+    const quote = body.onramp;
+    // 0.01 BTC at equal prices = 1000000 units of WBTC; 20 + 10 + 25 bps, execution 1200, messaging 300.
+    expect(quote.feeBreakdown.solverFee.amount).toBe('2000');
+    expect(quote.feeBreakdown.protocolFee.amount).toBe('1000');
+    expect(quote.feeBreakdown.affiliateFee.amount).toBe('2500');
+    expect(quote.feeBreakdown.executionFee.amount).toBe('1200');
+    expect(quote.feeBreakdown.messagingFee.amount).toBe('300');
+    expect(quote.fees.amount).toBe('7000');
+    expect(quote.outputAmount).toEqual({ address: '0x03C7054BCB39f7b2e5B2c7AcB37583e32D70Cfa3', amount: '993000', chain: 'bob', usd: '963.21' });
+    expect(quote.inputAmount.usd).toBe('970.00');
+    expect(quote.affiliates).toEqual([{ address: affiliate, fee: expect.objectContaining({ amount: '2500' }) }]);
+    expect(quote.affiliateAddress).toBe(affiliate);
+    expect(quote.slippage).toBe('300');
+    // (963.21 + 1.16 execution fee - 970.00) / 970.00: the impact leaves the execution fee out.
+    expect(quote.priceImpact).toBe('-0.0058');
+    expect(quote.signedQuoteData).toMatch(/^v1\.[\w-]+\.[\w-]+$/);
+  });
+
+  it('honours an explicit slippage within the bounds and refuses one outside them', async () => {
+    expect((await api.quote(onrampParams({ slippage: '150' }))).body.onramp.slippage).toBe('150');
+    await expectError(onrampParams({ slippage: '5' }), 'SLIPPAGE_TOO_LOW', { minimum: '10', actual: '5' });
+    await expectError(onrampParams({ slippage: '5000' }), 'SLIPPAGE_TOO_HIGH', { max: '1000', actual: '5000' });
+  });
+
+  it('applies amount limits', async () => {
+    await expectError(onrampParams({ amount: '5000' }), 'INSUFFICIENT_AMOUNT', { minimum: '10000', actual: '5000' });
+    await expectError(onrampParams({ amount: '2000000000' }), 'EXCEEDED_LIMIT', { max: '1000000000', actual: '2000000000' });
+  });
+
+  it('refuses amounts that cannot pay the fees or leave too little (routes without a minimum input)', async () => {
+    const sandbox = JSON.parse(readFileSync(sandboxConfigFile, 'utf8')) as GatewayConfig;
+    const lenient = await testServer({ config: { routes: sandbox.routes.map((route) => ({ ...route, minAmount: '1' })) } });
+    try {
+      const lenientApi = client(lenient.url);
+      const expectCode = async (params: Record<string, string>, code: string, details: unknown) => {
+        const answer = await lenientApi.quote(params);
+        expect(answer).toMatchObject({ status: 400, body: { code, details } });
+      };
+      // 1000 units against 2 + 1 + 1200 execution + 300 messaging.
+      await expectCode(onrampParams({ amount: '1000' }), 'UNABLE_TO_COVER_FEES', { total_fees: '1503', available_amount: '1000' });
+      // 6000 - (18 + 1500) = 4482, below the route's 5000 minimum output.
+      await expectCode(onrampParams({ amount: '6000' }), 'QUOTE_AMOUNT_TOO_LOW', { minimum: '5000', actual: '4482' });
+      // 100 wei of WETH is worth less than one unit of USDC.
+      await expectCode(tokenSwapParams({ srcToken: wethBase, dstToken: usdcEthereum, amount: '100' }), 'INSUFFICIENT_SWAP_AMOUNT', { total_fees: '0', available_amount: '100' });
+    } finally {
+      await lenient.close();
+    }
+  });
+});
+
+describe('offramp and token swap', () => {
+  it('quotes an offramp in sats with inclusion fee, fee rate, USD total and the owner', async () => {
+    const { body } = await api.quote(offrampParams({ affiliates: `${affiliate}:35` }));
+    const quote = body.offramp;
+    expect(quote.feeBreakdown.inclusionFee.amount).toBe(String(12 * 141));
+    expect(quote.feeBreakdown.fastestFeeRate).toBe('12');
+    expect(quote.feeBreakdown.affiliateFee.amount).toBe('17500');
+    const fees = ['solverFee', 'inclusionFee', 'protocolFee', 'affiliateFee'].reduce((sum, name) => sum + BigInt(quote.feeBreakdown[name].amount), 0n);
+    expect(BigInt(quote.outputAmount.amount)).toBe(5000000n - fees);
+    expect(quote.slippage).toBe(100);
+    expect(quote.ownerAddress).toBe(evmUser);
+    expect(quote.totalFeeUsd).toMatch(/^\d+\.\d{2}$/);
+  });
+
+  it('quotes token swaps with fees in the source token, one affiliate at most', async () => {
+    const { body } = await api.quote(tokenSwapParams({ affiliates: `${affiliate}:20` }));
+    expect(body.tokenSwap.fees.amount).toBe(String((250000000n * 52n) / 10000n));
+    expect(body.tokenSwap.affiliate).toEqual({ address: affiliate, bps: 20 });
+    await expectError(tokenSwapParams({ affiliates: `${affiliate}:20,${evmUser}:10` }), 'TOO_MANY_AFFILIATES', { max: '1', actual: '2' });
+    const solana = await api.quote(solanaSwapParams());
+    expect(solana.status).toBe(200);
+    expect(solana.body.tokenSwap).not.toHaveProperty('affiliate');
+  });
+
+  it('leaves USD values out where no price exists', async () => {
+    const { status, body } = await api.quote(tokenSwapParams({ srcToken: wethBase, dstToken: usdcEthereum, amount: '1000000000000000000' }));
+    expect(status).toBe(200);
+    expect(body.tokenSwap.inputAmount).not.toHaveProperty('usd');
+    expect(body.tokenSwap.outputAmount.usd).toBeDefined();
+    expect(body.tokenSwap).not.toHaveProperty('priceImpact');
+    // 1 WETH at the route's rate of 3500 USDC, less 32 bps.
+    expect(body.tokenSwap.outputAmount.amount).toBe(String((3500n * 10n ** 6n * 9968n) / 10000n));
+  });
+});
+
+describe('every parameter is checked for its chain', () => {
+  it('checks addresses per chain', async () => {
+    await expectError(onrampParams({ recipient: '0x71c7656ec7ab88b098defb751b7401b5f6d8976' }), 'INVALID_REQUEST');
+    await expectError(onrampParams({ recipient: '0x71C7656EC7ab88b098defB751B7401B5f6d8976f' }), 'INVALID_REQUEST'); // bad EIP-55 checksum
+    await expectError(onrampParams({ refundAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdx' }), 'INVALID_REQUEST'); // bad bech32 checksum
+    await expectError(onrampParams({ refundAddress: evmUser }), 'INVALID_REQUEST');
+    await expectError(tronOfframpParams({ refundAddress: 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU8' }), 'INVALID_REQUEST'); // bad Base58Check
+    await expectError(offrampParams({ recipient: evmUser }), 'INVALID_REQUEST');
+    await expectError(solanaSwapParams({ refundAddress: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZz' }), 'INVALID_REQUEST'); // too short for 32 bytes
+    await expectError(onrampParams({ affiliates: `${btc.slice(0, 10)}:25` }), 'INVALID_REQUEST');
+  });
+
+  it('distinguishes unknown chains, disabled chains, unknown tokens and missing routes', async () => {
+    await expectError(onrampParams({ dstChain: 'bobb' }), 'INVALID_DESTINATION_CHAIN_ID', { expected: expect.stringContaining('bob'), actual: 'bobb' });
+    await expectError(onrampParams({ srcChain: 'litecoin' }), 'INVALID_REQUEST');
+    await expectError(onrampParams({ dstChain: 'arbitrum', dstToken: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831' }), 'DISABLED_CHAIN', { message: 'arbitrum' });
+    await expectError(onrampParams({ dstToken: '0x0000000000000000000000000000000000000001' }), 'INVALID_REQUEST');
+    await expectError(onrampParams({ dstToken: 'not-an-address' }), 'INVALID_REQUEST');
+    await expectError(tronOfframpParams({ dstChain: 'solana', dstToken: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', recipient: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM' }), 'NO_ROUTE', {
+      src_chain: 'tron',
+      src_token: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+      dst_chain: 'solana',
+      dst_token: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+    });
+  });
+
+  it('checks affiliates: the route must take them and each fee must be in range', async () => {
+    await expectError(tronOfframpParams({ affiliates: 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7:10' }), 'AFFILIATE_FEES_NOT_SUPPORTED_FOR_ROUTE');
+    await expectError(onrampParams({ affiliates: `${affiliate}:10001` }), 'INVALID_AFFILIATE_FEE', { max: '1000', actual: '10001' });
+    await expectError(onrampParams({ affiliates: `${affiliate}:25,` }), 'INVALID_REQUEST');
+  });
+
+  it('lists the enabled routes, Solana among the token-swap sources', async () => {
+    const { body } = await api.get('/v4/get-routes');
+    expect(body).toContainEqual({ srcChain: 'solana', srcToken: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', dstChain: 'base', dstToken: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' });
+    expect(body.some((route: { dstChain: string }) => route.dstChain === 'arbitrum')).toBe(false);
+  });
+});
