@@ -2,12 +2,22 @@
  * The V3 → V4 report over the real combined bundle must show every difference
  * that the description lists in "Versioning", item 4.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadBundle } from '@swap-gateway/openapi';
 import { describe, expect, it } from 'vitest';
 import { compareVersions, type VersionPair } from '../src/diff.js';
 import { formatVersionsMarkdown } from '../src/format.js';
+
+const descriptionPath =
+  process.env.API_DESCRIPTION ?? fileURLToPath(new URL('../../../../shared/api-description.md', import.meta.url));
+const descriptionAvailable = existsSync(descriptionPath);
+if (!descriptionAvailable) {
+  const reason = `the API description is not at ${descriptionPath} (set API_DESCRIPTION)`;
+  // CI always has shared/ beside the clone: there a missing description is a failure, not a skip.
+  if (process.env.CI) throw new Error(`the V3/V4 description test cannot run in CI: ${reason}`);
+  console.warn(`skipped the check of the description's list of V3/V4 differences: ${reason}`);
+}
 
 const report = compareVersions(loadBundle('gateway'), 'v3', 'v4');
 const markdown = formatVersionsMarkdown(report);
@@ -28,8 +38,8 @@ const section = (path: string): string => {
 };
 
 describe('the differences the description lists between V3 and V4', () => {
-  it('covers exactly the four bullets of "Versioning" item 4', () => {
-    const description = readFileSync(fileURLToPath(new URL('../../../../shared/api-description.md', import.meta.url)), 'utf8');
+  it.skipIf(!descriptionAvailable)('covers exactly the four bullets of "Versioning" item 4', () => {
+    const description = readFileSync(descriptionPath, 'utf8');
     const item = /^4\. V4 differs from V3 as follows:\n((?: {3}- .*\n)+)/m.exec(description)?.[1] ?? '';
     expect(item.trim().split('\n').map((line) => line.replace(/^\s*- /, ''))).toEqual([
       '`refundAddress` replaces `ownerAddress` in quote requests.',
