@@ -1,0 +1,256 @@
+/** create-order, register-tx, the lifecycle, get-order and get-orders. */
+import { readFileSync } from 'node:fs';
+import { VersionedTransaction } from '@solana/web3.js';
+import * as bitcoin from 'bitcoinjs-lib';
+import { decodeFunctionData } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gatewayAbi } from '../src/chains/transactions.js';
+import { sandboxConfigFile, type GatewayConfig, type RunningServer } from '../src/index.js';
+import {
+  btcUser,
+  client,
+  deniedAddress,
+  evmUser,
+  offrampParams,
+  onrampParams,
+  rawPayment,
+  senderAddress,
+  signPsbt,
+  solanaSwapParams,
+  solanaUser,
+  testServer,
+  tokenSwapParams,
+  tronOfframpParams,
+  wbtcBob,
+} from './helpers.js';
+
+let server: RunningServer;
+let api: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  server = await testServer();
+  api = client(server.url);
+});
+afterAll(() => server.close());
+
+async function order(params: Record<string, string>, version: 'v3' | 'v4' = 'v4') {
+  const quote = await api.quote(params);
+  expect(quote.status, JSON.stringify(quote.body)).toBe(200);
+  const created = await api.post(`/${version}/create-order`, quote.body);
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return { quote: quote.body, created: created.body };
+}
+
+const liquidity = async (chain: string, token: string) =>
+  (await api.get('/sandbox/liquidity')).body.liquidity.find((row: { chain: string; token: string }) => row.chain === chain && row.token === token);
+
+describe('create-order', () => {
+  it('gives an onramp a fresh deposit address, OP_RETURN data and a PSBT paying it from the sender', async () => {
+    const first = await order(onrampParams({ sender: senderAddress }));
+    const second = await order(onrampParams());
+    const onramp = first.created.onramp;
+    expect(onramp.address).not.toBe(second.created.onramp.address);
+    expect(second.created.onramp.psbt_hex).toBeNull();
+    const psbt = bitcoin.Psbt.fromHex(onramp.psbt_hex);
+    const outputs = psbt.txOutputs;
+    expect(outputs[0]).toMatchObject({ address: onramp.address, value: 1000000n });
+    expect(Buffer.from(outputs[1]!.script).toString('hex')).toBe(`6a20${onramp.op_return_data}`);
+    expect(outputs[2]!.address).toBe(senderAddress);
+  });
+
+  it('gives an EVM offramp calldata to txTo that decodes with the gateway ABI', async () => {
+    const { quote, created } = await order(offrampParams());
+    const tx = created.offramp.tx;
+    expect(tx).toMatchObject({ type: 'evm', to: quote.offramp.txTo, value: '0', chain: 'ethereum' });
+    const call = decodeFunctionData({ abi: gatewayAbi, data: tx.data });
+    expect(call.functionName).toBe('createOrder');
+    expect(call.args[2]).toBe(5000000n);
+    expect(call.args[3]).toBe((BigInt(quote.offramp.outputAmount.amount) * 9900n) / 10000n);
+    expect(Buffer.from((call.args[4] as string).slice(2), 'hex').equals(Buffer.from(bitcoin.address.toOutputScript(btcUser)))).toBe(true);
+    expect((call.args[5] as string).toLowerCase()).toBe(evmUser.toLowerCase());
+  });
+
+  it('gives a Tron offramp a transaction with feeLimit, and a Solana token swap an unsigned versioned transaction', async () => {
+    const tron = (await order(tronOfframpParams())).created.offramp.tx;
+    expect(tron).toMatchObject({ type: 'tron', chain: 'tron', feeLimit: '100000000', to: 'TXk8rQSAvPvBBNtqSoY6nCfsXWCSSpTVQF' });
+    expect(decodeFunctionData({ abi: gatewayAbi, data: `0x${tron.data}` }).functionName).toBe('createOrder');
+
+    const solana = (await order(solanaSwapParams())).created.tokenSwap.tx;
+    expect(solana).toMatchObject({ type: 'solana', chainId: 101 });
+    const transaction = VersionedTransaction.deserialize(Buffer.from(solana.transaction, 'base64'));
+    expect(transaction.version).toBe(0);
+    expect(transaction.message.staticAccountKeys[0]!.toBase58()).toBe(solanaUser);
+    expect(transaction.signatures).toHaveLength(1);
+    expect(transaction.signatures[0]!.every((byte) => byte === 0)).toBe(true);
+  });
+
+  it('refuses a tampered, an unknown, an expired and a reused quote', async () => {
+    const quote = (await api.quote(tokenSwapParams())).body;
+    const tampered = { tokenSwap: { ...quote.tokenSwap, outputAmount: { ...quote.tokenSwap.outputAmount, amount: '999999999' } } };
+    expect((await api.post('/v4/create-order', tampered)).body).toMatchObject({ code: 'INVALID_ORDER_ARGS', details: { message: 'signedQuoteData does not match the quote' } });
+    const { signedQuoteData: _seal, ...unsealed } = quote.tokenSwap;
+    expect((await api.post('/v4/create-order', { tokenSwap: unsealed })).body.code).toBe('INVALID_ORDER_ARGS');
+
+    expect((await api.post('/v4/create-order', quote)).status).toBe(201);
+    const duplicate = await api.post('/v4/create-order', quote);
+    expect(duplicate).toMatchObject({ status: 400, body: { code: 'DUPLICATE_ORDER' } });
+
+    const stale = (await api.quote(tokenSwapParams())).body;
+    await api.post('/sandbox/advance', { seconds: 601 });
+    expect((await api.post('/v4/create-order', stale)).body).toMatchObject({ code: 'ORDER_EXPIRED', details: { message: expect.stringMatching(/^expired at /) } });
+  });
+
+  it('refuses a PSBT the sender cannot fund', async () => {
+    const answer = await api.post('/v4/create-order', (await api.quote(onrampParams({ sender: senderAddress, amount: '2600000' }))).body);
+    expect(answer).toMatchObject({ status: 400, body: { code: 'INSUFFICIENT_CONFIRMED_FUNDS', details: { available: '2500000' } } });
+  });
+
+  it('accepts V4 quotes on V3 create-order by V3 rules', async () => {
+    const { refundAddress: _none, ...params } = onrampParams();
+    const created = await order(params, 'v3');
+    expect(created.created.onramp.order_id).toBeTruthy();
+    expect((await order(offrampParams(), 'v3')).created.offramp.tx.type).toBe('evm');
+  });
+});
+
+describe('liquidity', () => {
+  it('never reserves more than the market maker holds, however many orders arrive at once', async () => {
+    const sandbox = JSON.parse(readFileSync(sandboxConfigFile, 'utf8')) as GatewayConfig;
+    const small = await testServer({
+      config: { liquidity: sandbox.liquidity.map((entry) => (entry.token === wbtcBob ? { ...entry, amount: '3000000' } : entry)) },
+    });
+    try {
+      const smallApi = client(small.url);
+      const quotes = await Promise.all(Array.from({ length: 8 }, () => smallApi.quote(onrampParams())));
+      const answers = await Promise.all(quotes.map((quote) => smallApi.post('/v4/create-order', quote.body)));
+      // Each order reserves 995500 of 3000000: three fit, five do not.
+      expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
+      const refused = answers.filter((answer) => answer.status === 400);
+      expect(refused).toHaveLength(5);
+      for (const answer of refused) expect(answer.body).toMatchObject({ code: 'INSUFFICIENT_SOLVER_BALANCE', details: { required: '995500', available: '13500' } });
+      const row = (await smallApi.get('/sandbox/liquidity')).body.liquidity.find((entry: { token: string }) => entry.token === wbtcBob);
+      expect(row).toMatchObject({ total: '3000000', reserved: '2986500' });
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('spends the reservation on success and releases it on refund', async () => {
+    const before = await liquidity('base', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913');
+    const refunded = await order(solanaSwapParams());
+    const succeeded = await order(solanaSwapParams());
+    const reserved = await liquidity('base', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913');
+    expect(BigInt(reserved.reserved) - BigInt(before.reserved)).toBe(2n * 99650000n);
+    await api.post(`/sandbox/orders/${refunded.created.tokenSwap.order_id}/outcome`, { outcome: 'refunded' });
+    await api.post(`/sandbox/orders/${succeeded.created.tokenSwap.order_id}/outcome`, { outcome: 'success' });
+    const after = await liquidity('base', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913');
+    expect(after.reserved).toBe(before.reserved);
+    expect(BigInt(before.total) - BigInt(after.total)).toBe(99650000n);
+  });
+});
+
+describe('register-tx', () => {
+  it('registers the signed payment of the PSBT, idempotently, and finds the order by its txid', async () => {
+    const { created } = await order(onrampParams({ sender: senderAddress }));
+    const raw = signPsbt(created.onramp.psbt_hex);
+    const txid = bitcoin.Transaction.fromHex(raw).getId();
+    const body = { onramp: { order_id: created.onramp.order_id, bitcoin_tx_hex: raw } };
+    expect(await api.patch('/v4/register-tx', body)).toMatchObject({ status: 200, body: { onramp: { txid } } });
+    expect(await api.patch('/v4/register-tx', body)).toMatchObject({ status: 200, body: { onramp: { txid } } });
+    const found = await api.get(`/v4/get-order/${txid}`);
+    expect(found).toMatchObject({ status: 200, body: { id: created.onramp.order_id, srcInfo: { txHash: txid } } });
+  });
+
+  it('refuses a PSBT, a txid, a short payment, a missing OP_RETURN, screened addresses and unknown orders', async () => {
+    const { created } = await order(onrampParams({ sender: senderAddress }));
+    const { order_id, address, op_return_data, psbt_hex } = created.onramp;
+    const register = (hex: string, id = order_id) => api.patch('/v4/register-tx', { onramp: { order_id: id, bitcoin_tx_hex: hex } });
+    expect((await register(psbt_hex)).body).toMatchObject({ code: 'INVALID_REQUEST', details: { expected: 'raw transaction', actual: 'psbt' } });
+    expect((await register('ab'.repeat(32))).body).toMatchObject({ code: 'INVALID_REQUEST', details: { actual: 'txid' } });
+    expect((await register('deadbeef')).body).toMatchObject({ code: 'INVALID_REQUEST', details: { actual: 'unparseable' } });
+    expect((await register(rawPayment([{ address, value: 900000n }, { opReturn: op_return_data, value: 0n }]))).body).toMatchObject({
+      code: 'INSUFFICIENT_PAYMENT_AMOUNT',
+      details: { expected: '1000000', actual: '900000' },
+    });
+    expect((await register(rawPayment([{ address, value: 1000000n }]))).body).toMatchObject({ code: 'INVALID_REQUEST', details: { expected: op_return_data, actual: 'none' } });
+    const screened = await register(rawPayment([{ address, value: 1000000n }, { opReturn: op_return_data, value: 0n }, { address: deniedAddress, value: 5000n }]));
+    expect(screened).toMatchObject({ status: 400, body: { code: 'NON_COMPLIANT_ADDRESSES', details: { addresses: [deniedAddress] } } });
+    const unknown = await register(rawPayment([{ address, value: 1000000n }]), '00000000-0000-4000-8000-000000000000');
+    expect(unknown).toMatchObject({ status: 400, body: { code: 'ORDER_NOT_FOUND' } });
+    expect((await api.patch('/v4/register-tx', { onramp: { order_id, bitcoin_txid: 'ab'.repeat(32) } })).body.code).toBe('INVALID_REQUEST');
+  });
+});
+
+describe('lifecycle', () => {
+  it('settles an onramp after its payment confirms', async () => {
+    const { created } = await order(onrampParams({ sender: senderAddress }));
+    const id = created.onramp.order_id;
+    await api.patch('/v4/register-tx', { onramp: { order_id: id, bitcoin_tx_hex: signPsbt(created.onramp.psbt_hex) } });
+    await api.post('/sandbox/advance', { seconds: 10 });
+    expect((await api.get(`/v4/get-order/${id}`)).body.status).toEqual({ inProgress: { pending_btc_payment: null, refund_tx: null } });
+    await api.post('/sandbox/advance', { seconds: 30 });
+    const settled = (await api.get(`/v4/get-order/${id}`)).body;
+    expect(settled.status.success.received_tokens).toEqual([{ chain: 'bob', token: wbtcBob, amount: settled.dstInfo.amount, txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), usd: settled.dstInfo.usd }]);
+    expect(settled.estimatedTimeInSecs).toBe(0);
+  });
+
+  it('shows an offramp payout pending, then settles it; the order is found by its source hash', async () => {
+    const { created } = await order(offrampParams());
+    const id = created.offramp.order_id;
+    const sourceHash = `0x${'ab'.repeat(32)}`;
+    expect((await api.post(`/sandbox/orders/${id}/source-sent`, { txHash: sourceHash })).body.srcInfo.txHash).toBe(sourceHash);
+    await api.post('/sandbox/advance', { seconds: 31 });
+    const pending = (await api.get(`/v3/get-order/${sourceHash.toUpperCase().replace('0X', '0x')}`)).body;
+    expect(pending.id).toBe(id);
+    expect(pending.status.inProgress.pending_btc_payment).toEqual({ txid: expect.stringMatching(/^[0-9a-f]{64}$/), amount: pending.dstInfo.amount, usd: pending.dstInfo.usd });
+    await api.post('/sandbox/advance', { seconds: 31 });
+    const settled = (await api.get(`/v4/get-order/${id}`)).body;
+    expect(settled.status.success.received_tokens[0]).toMatchObject({ chain: 'bitcoin', txHash: pending.status.inProgress.pending_btc_payment.txid });
+  });
+
+  it('reaches failed and refunded when the sandbox forces them, and only from inProgress', async () => {
+    const failed = (await order(tokenSwapParams())).created.tokenSwap.order_id;
+    const refunded = (await order(tokenSwapParams())).created.tokenSwap.order_id;
+    expect((await api.post(`/sandbox/orders/${failed}/outcome`, { outcome: 'failed', reason: 'aggregator reverted' })).body.status).toEqual({ failed: { reason: 'aggregator reverted' } });
+    const refund = (await api.post(`/sandbox/orders/${refunded}/outcome`, { outcome: 'refunded' })).body;
+    expect(refund.status.refunded.refunded_tokens).toEqual([{ chain: 'base', token: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', amount: '250000000', txHash: expect.stringMatching(/^0x/), usd: '250.00' }]);
+    expect((await api.post(`/sandbox/orders/${failed}/outcome`, { outcome: 'success' })).status).toBe(409);
+    expect((await api.post(`/sandbox/orders/${failed}/outcome`, { outcome: 'maybe' })).status).toBe(400);
+    expect((await api.get('/v4/get-order/00000000-0000-4000-8000-000000000000')).body).toMatchObject({ code: 'ORDER_NOT_FOUND' });
+  });
+});
+
+describe('get-orders', () => {
+  it('pages newest first with opaque cursors that stay stable while orders arrive', async () => {
+    const user = '0x1111111111111111111111111111111111111111';
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await order(tokenSwapParams({ recipient: user }))).created.tokenSwap.order_id);
+    const first = await api.get(`/v4/get-orders/${user}?limit=2`);
+    expect(first.body.orders.map((entry: { id: string }) => entry.id)).toEqual([ids[4], ids[3]]);
+    // An order created between two pages does not shift the next page.
+    await order(tokenSwapParams({ recipient: user }));
+    const second = await api.get(`/v3/get-orders/${user}?limit=2&cursor=${encodeURIComponent(first.body.nextCursor)}`);
+    expect(second.body.orders.map((entry: { id: string }) => entry.id)).toEqual([ids[2], ids[1]]);
+    const third = await api.get(`/v4/get-orders/${user}?limit=2&cursor=${encodeURIComponent(second.body.nextCursor)}`);
+    expect(third.body.orders.map((entry: { id: string }) => entry.id)).toEqual([ids[0]]);
+    expect(third.body.nextCursor).toBeNull();
+  });
+
+  it('refuses a tampered cursor, a cursor of another address and a limit above the maximum', async () => {
+    const user = '0x2222222222222222222222222222222222222222';
+    await order(tokenSwapParams({ recipient: user }));
+    await order(tokenSwapParams({ recipient: user }));
+    const { nextCursor } = (await api.get(`/v4/get-orders/${user}?limit=1`)).body;
+    const [payload, mac] = nextCursor.split('.');
+    const forged = `${Buffer.from(JSON.stringify({ a: user, s: '1' })).toString('base64url')}.${mac}`;
+    expect((await api.get(`/v4/get-orders/${user}?cursor=${forged}`)).body).toMatchObject({ code: 'INVALID_CURSOR' });
+    expect((await api.get(`/v4/get-orders/${user}?cursor=${payload}.${mac}x`)).body.code).toBe('INVALID_CURSOR');
+    expect((await api.get(`/v4/get-orders/${evmUser}?cursor=${nextCursor}`)).body.code).toBe('INVALID_CURSOR');
+    expect((await api.get(`/v4/get-orders/${user}?limit=101`)).body).toMatchObject({ code: 'INVALID_REQUEST', details: { max: '100', actual: '101' } });
+  });
+
+  it('answers the spendable balance of a Bitcoin address and refuses anything else', async () => {
+    expect((await api.get(`/v4/get-max-spendable/${senderAddress}`)).body).toMatchObject({ address: senderAddress, balance: '2500000', feeRate: '12' });
+    expect((await api.get(`/v4/get-max-spendable/${evmUser}`)).body).toMatchObject({ code: 'INVALID_REQUEST' });
+  });
+});
