@@ -1,0 +1,72 @@
+/** Nothing acknowledged is lost: a clean restart and a kill -9 keep quotes, orders, reservations and cursors. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { client, onrampParams, testServer, tokenSwapParams, wbtcBob } from './helpers.js';
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gateway-store-'));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+describe('restart', () => {
+  it('keeps orders, unused quotes, reservations and cursors across a restart', async () => {
+    const dataDir = tempDir();
+    const user = '0x3333333333333333333333333333333333333333';
+    let server = await testServer({ dataDir });
+    let api = client(server.url);
+    const orders: string[] = [];
+    for (let i = 0; i < 3; i++) orders.push((await api.post('/v4/create-order', (await api.quote(tokenSwapParams({ recipient: user }))).body)).body.tokenSwap.order_id);
+    const onramp = (await api.post('/v4/create-order', (await api.quote(onrampParams())).body)).body.onramp;
+    const unused = (await api.quote(onrampParams())).body;
+    const { nextCursor } = (await api.get(`/v4/get-orders/${user}?limit=1`)).body;
+    const reserved = (await api.get('/sandbox/liquidity')).body.liquidity.find((row: { token: string }) => row.token === wbtcBob).reserved;
+    await server.close();
+
+    server = await testServer({ dataDir });
+    api = client(server.url);
+    try {
+      expect((await api.get(`/v4/get-order/${onramp.order_id}`)).body).toMatchObject({ id: onramp.order_id, depositAddress: onramp.address });
+      expect((await api.get(`/v4/get-orders/${user}?cursor=${nextCursor}`)).body.orders.map((order: { id: string }) => order.id)).toEqual([orders[1], orders[0]]);
+      expect((await api.get('/sandbox/liquidity')).body.liquidity.find((row: { token: string }) => row.token === wbtcBob).reserved).toBe(reserved);
+      const created = await api.post('/v4/create-order', unused);
+      expect(created.status).toBe(201);
+      // Deposit addresses keep counting: the new order does not reuse the old one's address.
+      expect(created.body.onramp.address).not.toBe(onramp.address);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('keeps an order acknowledged with 201 when the server is killed with SIGKILL', async () => {
+    const dataDir = tempDir();
+    // node itself runs the server (tsx as a loader), so the pid killed is the server's.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/child-server.ts', dataDir], { cwd: join(import.meta.dirname, '..'), stdio: ['ignore', 'pipe', 'inherit'] });
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        const line = chunk.toString().trim();
+        if (line.startsWith('http://')) resolve(line);
+      });
+      child.on('exit', (code) => reject(new Error(`the child server exited with ${code}`)));
+    });
+    const api = client(url);
+    const created = await api.post('/v4/create-order', (await api.quote(onrampParams())).body);
+    expect(created.status).toBe(201);
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+
+    const server = await testServer({ dataDir });
+    try {
+      const found = await client(server.url).get(`/v4/get-order/${created.body.onramp.order_id}`);
+      expect(found).toMatchObject({ status: 200, body: { id: created.body.onramp.order_id, depositAddress: created.body.onramp.address } });
+    } finally {
+      await server.close();
+    }
+  });
+});
