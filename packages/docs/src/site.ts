@@ -121,7 +121,11 @@ export function relativize(html: string, pageHref: string): string {
   return html.replace(/\b(href|src)="\/(?!\/)/g, `$1="${prefix || './'}`);
 }
 
+/** Pages whose tables need the full width: no "on this page" column beside them. */
+const widePages = new Set(['guides/errors.html', 'guides/open-questions.html', 'guides/code-samples.html']);
+
 export function guidePage(options: { href: string; title: string; html: string; headings: Heading[]; description: string }): string {
+  const wide = widePages.has(options.href);
   const page = `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -136,12 +140,12 @@ ${headAssets}
 </head>
 <body class="guide">
 ${siteHeader(options.href)}
-<div class="page">
+<div class="page${wide ? ' wide' : ''}">
 ${sidebar(options.href)}
 <main class="content" id="content">
 ${options.html}
 </main>
-${tableOfContents(options.headings)}
+${wide ? '' : tableOfContents(options.headings)}
 </div>
 </body>
 </html>

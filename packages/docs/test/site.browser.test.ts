@@ -119,7 +119,7 @@ describe.skipIf(!hasChromium)('the docs site in Chromium', () => {
         await link.click();
         await page.waitForURL((url) => url.hash === referenceAnchor(operation));
         const heading = operationHeading(page, operation.summary);
-        await expect.poll(() => inViewport(heading), `${operation.operationId} opens`).toBe(true);
+        await expect.poll(() => inViewport(heading), { message: `${operation.operationId} opens` }).toBe(true);
       }
       if (version === 'v3') await page.getByText('V3 is kept for existing integrations.').first().waitFor({ state: 'visible' });
       if (version === 'v4') {
@@ -140,9 +140,7 @@ describe.skipIf(!hasChromium)('the docs site in Chromium', () => {
     expect(expected.length).toBeGreaterThan(30);
     const rows = await table.locator('tbody tr td:first-child').allTextContents();
     expect(rows.map((row) => row.trim()).sort()).toEqual([...expected].sort());
-    await table.scrollIntoViewIfNeeded();
-    await page.locator('h2', { hasText: 'Every error code' }).scrollIntoViewIfNeeded();
-    await page.evaluate(() => window.scrollBy(0, -70));
+    await table.evaluate((element) => window.scrollTo(0, element.getBoundingClientRect().top + window.scrollY - 72));
     await page.screenshot({ path: join(screenshotsDirectory, 'errors-table.png') });
     await page.close();
   });

@@ -107,19 +107,21 @@ export function listErrorCodes(document: OpenApiDocument): ErrorCode[] {
   return [...byCode.values()];
 }
 
-const versionLabel = (introducedIn: string) => (introducedIn === 'base' ? 'base' : introducedIn);
+/** The operation's name as a reader knows it: the path without version and parameters (`get-quote`). */
+const operationName = (operation: Operation) => operation.path.split('/')[2] ?? operation.path;
 
-/** Returns `400 — get-quote (V4)`-style lines grouped by status. */
+/** `**400** get-quote*, create-order` lines, one per status; `*` marks a status the document inferred. */
 function statusCell(entry: ErrorCode): string {
   if (entry.returnedBy.length === 0) return '_not shown_';
-  const byStatus = new Map<string, string[]>();
+  const byStatus = new Map<string, Map<string, boolean>>();
   for (const { operation, status, statusInferred } of entry.returnedBy) {
-    const label = `${operation.operationId}${statusInferred ? '*' : ''}`;
-    byStatus.set(status, [...(byStatus.get(status) ?? []), label]);
+    const names = byStatus.get(status) ?? new Map<string, boolean>();
+    names.set(operationName(operation), (names.get(operationName(operation)) ?? false) || statusInferred);
+    byStatus.set(status, names);
   }
   return [...byStatus.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([status, operations]) => `**${status}** <span class="muted">${operations.join(', ')}</span>`)
+    .map(([status, names]) => `**${status}** <span class="muted">${[...names].map(([name, inferred]) => `${name}${inferred ? '*' : ''}`).join(', ')}</span>`)
     .join('<br>');
 }
 
@@ -129,7 +131,7 @@ function shapeCell(entry: ErrorCode, shapes: DetailShape[]): string {
     .map((title) => {
       const shape = shapes.find((candidate) => candidate.title === title);
       if (!shape || shape.fields.length === 0) return code('null');
-      return `${code(`{ ${shape.fields.map((field) => field.name).join(', ')} }`)}`;
+      return shape.fields.map((field) => code(field.name)).join(' ');
     })
     .join(' or ');
 }
@@ -141,12 +143,11 @@ export function errorsTableMarkdown(document: OpenApiDocument): string {
   const rows = codes.map((entry) => [
     `<span id="${entry.code}"></span>${code(entry.code)}`,
     escapeCell(entry.meaning),
-    versionLabel(entry.introducedIn),
-    entry.versions.join(', '),
+    `${entry.introducedIn}${entry.versions.includes('V3') ? '' : ` <span class="muted">(${entry.versions.join(', ')} only)</span>`}`,
     statusCell(entry),
     shapeCell(entry, shapes),
   ]);
-  return table(['Code', 'Meaning', 'Introduced', 'Returned by', 'HTTP status and operations', 'Detail shape in the examples'], rows);
+  return table(['Code', 'Meaning', 'Introduced', 'HTTP status · operations', 'Details in the examples'], rows);
 }
 
 /** The detail shapes, as a table of their fields. */
