@@ -1,0 +1,80 @@
+/**
+ * A throwaway PostgreSQL cluster for tests: initdb in a temporary directory, pg_ctl on a free
+ * loopback port, removed afterwards. PostgreSQL refuses to run as root, so as root the cluster runs
+ * as the `postgres` user (runuser). Without PostgreSQL binaries, `findPostgres()` says why.
+ */
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface PostgresBinaries {
+  bin: string;
+}
+
+export function findPostgres(): PostgresBinaries | { missing: string } {
+  const candidates = [process.env.PG_BIN, ...listVersions('/usr/lib/postgresql').map((version) => `/usr/lib/postgresql/${version}/bin`)].filter(Boolean) as string[];
+  const bin = candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
+  if (!bin) return { missing: 'no initdb/pg_ctl found (set PG_BIN, or install Debian\'s postgresql)' };
+  if (process.getuid?.() === 0) {
+    try {
+      execFileSync('id', ['postgres'], { stdio: 'ignore' });
+    } catch {
+      return { missing: 'running as root and there is no postgres user to run PostgreSQL as' };
+    }
+  }
+  return { bin };
+}
+
+function listVersions(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort((a, b) => Number(b) - Number(a));
+  } catch {
+    return [];
+  }
+}
+
+export interface PostgresCluster {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startPostgres(binaries: PostgresBinaries): Promise<PostgresCluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'gateway-pg-'));
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString());
+    chownSync(dir, uid, gid);
+  }
+  const run = (tool: string, args: string[]) => {
+    const [command, commandArgs] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(binaries.bin, tool), ...args]] : [join(binaries.bin, tool), args];
+    execFileSync(command as string, commandArgs as string[], { stdio: 'pipe' });
+  };
+  const data = join(dir, 'data');
+  const port = await freePort();
+  run('initdb', ['-D', data, '-U', 'gateway', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
+  run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+  return {
+    url: `postgres://gateway@127.0.0.1:${port}/postgres`,
+    async stop() {
+      try {
+        run('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

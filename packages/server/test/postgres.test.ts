@@ -1,0 +1,62 @@
+/**
+ * The same store on a real PostgreSQL server (DATABASE_URL): migrations, concurrent reservations
+ * over separate connections, duplicate detection under a race, and a restart.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/store/database.js';
+import { migrate } from '../src/store/migrations.js';
+import { client, onrampParams, testServer, wbtcBob } from './helpers.js';
+import { findPostgres, startPostgres, type PostgresCluster } from './postgres-cluster.js';
+
+const binaries = findPostgres();
+if ('missing' in binaries) console.warn(`[server] skipping the PostgreSQL store tests: ${binaries.missing}`);
+
+describe.skipIf('missing' in binaries)('store on PostgreSQL', () => {
+  let cluster: PostgresCluster;
+  beforeAll(async () => {
+    cluster = await startPostgres(binaries as Exclude<typeof binaries, { missing: string }>);
+  });
+  afterAll(() => cluster?.stop());
+
+  it('applies the migrations once, even from two instances starting together', async () => {
+    const [a, b] = await Promise.all([openDatabase({ databaseUrl: cluster.url }), openDatabase({ databaseUrl: cluster.url })]);
+    try {
+      const applied = await Promise.all([migrate(a), migrate(b)]);
+      expect(applied.flat()).toEqual(['001_initial']);
+      expect(await migrate(a)).toEqual([]);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('reserves atomically across connections, refuses a raced duplicate, and keeps orders across a restart', async () => {
+    const sandbox = (await import('../config/sandbox.json', { with: { type: 'json' } })).default;
+    const liquidity = sandbox.liquidity.map((entry) => (entry.token === wbtcBob ? { ...entry, amount: '3000000' } : entry));
+    let server = await testServer({ databaseUrl: cluster.url, config: { liquidity } });
+    let api = client(server.url);
+    const quotes = await Promise.all(Array.from({ length: 8 }, () => api.quote(onrampParams())));
+    const answers = await Promise.all(quotes.map((quote) => api.post('/v4/create-order', quote.body)));
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
+    expect(answers.filter((answer) => answer.body.code === 'INSUFFICIENT_SOLVER_BALANCE')).toHaveLength(5);
+
+    const row = (await api.get('/sandbox/liquidity')).body.liquidity.find((entry: { token: string }) => entry.token === wbtcBob);
+    expect(row).toMatchObject({ total: '3000000', reserved: String(3n * 995500n) });
+    // Free the room again and race one quote against itself.
+    for (const answer of answers.filter((answer) => answer.status === 201)) await api.post(`/sandbox/orders/${answer.body.onramp.order_id}/outcome`, { outcome: 'failed' });
+    const quote = (await api.quote(onrampParams())).body;
+    const raced = await Promise.all(Array.from({ length: 4 }, () => api.post('/v4/create-order', quote)));
+    expect(raced.filter((answer) => answer.status === 201)).toHaveLength(1);
+    expect(raced.filter((answer) => answer.body.code === 'DUPLICATE_ORDER')).toHaveLength(3);
+    const orderId = raced.find((answer) => answer.status === 201)!.body.onramp.order_id;
+    await server.close();
+
+    server = await testServer({ databaseUrl: cluster.url, config: { liquidity } });
+    api = client(server.url);
+    try {
+      expect((await api.get('/health')).body).toEqual({ status: 'ok', storage: 'postgres' });
+      expect((await api.get(`/v4/get-order/${orderId}`)).body.id).toBe(orderId);
+    } finally {
+      await server.close();
+    }
+  });
+});
