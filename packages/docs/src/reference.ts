@@ -50,7 +50,7 @@ export function referenceDocument(bundle: OpenApiDocument, version: ApiVersion):
     }));
   }
   if (version === 'v3') {
-    document.info.title = 'Swap Gateway API V3: kept for existing integrations';
+    document.info.title = 'Swap Gateway API V3 (legacy)';
     document.info.description =
       `> **V3 is kept for existing integrations.** New integrations use [V4](v4.html); ` +
       `[the migration guide](../guides/versioning.html) lists every difference.\n\n${String(document.info.description ?? '')}`;

@@ -72,8 +72,9 @@ export function siteHeader(currentHref: string): string {
     { label: 'V3 reference', href: 'reference/v3.html', note: 'legacy' },
     { label: 'Errors', href: 'guides/errors.html' },
   ];
-  const isCurrent = (href: string) =>
-    href === currentHref || (href.startsWith('guides/') && currentHref.startsWith('guides/') && !links.some((link) => link.href === currentHref));
+  // The link of the section the page belongs to: its own, or Guides for the other guides.
+  const current = links.find((link) => link.href === currentHref) ?? (currentHref.startsWith('guides/') ? links[0] : undefined);
+  const isCurrent = (href: string) => href === current?.href;
   return `<header class="site-header">
   <a class="brand" href="/index.html">${logo}<span>Swap Gateway <em>API docs</em></span></a>
   <nav class="top-nav" aria-label="Main">${links

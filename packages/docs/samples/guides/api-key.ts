@@ -2,7 +2,10 @@ import { createGatewayClient, isGatewayApiError } from '@swap-gateway/client';
 
 // The client sends `Authorization: Bearer <key>` on every call, and refuses a key that is not
 // exactly 32 characters before sending anything.
-const gateway = createGatewayClient({ baseUrl: process.env.GATEWAY_URL, apiKey: process.env.GATEWAY_API_KEY });
+const gateway = createGatewayClient({
+  baseUrl: process.env.GATEWAY_URL,
+  apiKey: process.env.GATEWAY_API_KEY, // optional
+});
 
 try {
   console.log(await gateway.getRoutes());

@@ -1,6 +1,9 @@
 import { createGatewayClient, isGatewayApiError, type GatewayQuoteV4 } from '@swap-gateway/client';
 
-const gateway = createGatewayClient({ baseUrl: process.env.GATEWAY_URL, apiKey: process.env.GATEWAY_API_KEY });
+const gateway = createGatewayClient({
+  baseUrl: process.env.GATEWAY_URL,
+  apiKey: process.env.GATEWAY_API_KEY, // optional
+});
 
 export async function placeOrder(quote: GatewayQuoteV4) {
   try {
@@ -16,7 +19,8 @@ export async function placeOrder(quote: GatewayQuoteV4) {
       case 'INSUFFICIENT_SOLVER_BALANCE':
         throw new Error('not enough liquidity right now: try a smaller amount or later', { cause: error });
       default:
-        // error.status, error.code, error.error (message) and error.details (one of the detail shapes, or null).
+        // error.status, error.code, error.error (the message) and error.details
+        // (one of the detail shapes, or null).
         throw error;
     }
   }

@@ -1,8 +1,13 @@
 import { createGatewayClient, stateOf } from '@swap-gateway/client';
 
-const gateway = createGatewayClient({ baseUrl: process.env.GATEWAY_URL, apiKey: process.env.GATEWAY_API_KEY });
+const gateway = createGatewayClient({
+  baseUrl: process.env.GATEWAY_URL,
+  apiKey: process.env.GATEWAY_API_KEY, // optional
+});
 
-// Every order of the address, page after page: nextCursor is reused as cursor until it is null or absent.
-for await (const order of gateway.iterateOrders('0x71C7656EC7ab88b098defB751B7401B5f6d8976F', { limit: 50 })) {
+// Every order of the address, page after page: nextCursor is reused as cursor
+// until it is null or absent.
+const user = '0x71C7656EC7ab88b098defB751B7401B5f6d8976F';
+for await (const order of gateway.iterateOrders(user, { limit: 50 })) {
   console.log(order.id, stateOf(order).state);
 }

@@ -1,9 +1,12 @@
 import { createGatewayClient, stateOf } from '@swap-gateway/client';
 
-const gateway = createGatewayClient({ baseUrl: process.env.GATEWAY_URL, apiKey: process.env.GATEWAY_API_KEY });
+const gateway = createGatewayClient({
+  baseUrl: process.env.GATEWAY_URL,
+  apiKey: process.env.GATEWAY_API_KEY, // optional
+});
 
-// Reads the order every 5 s (backing off after failed reads) until it is success, failed or refunded;
-// gives up with a GatewayTimeoutError after 2 hours.
+// Reads the order every 5 s (backing off after failed reads) until it is success,
+// failed or refunded; gives up with a GatewayTimeoutError after 2 hours.
 const order = await gateway.waitForOrder('8d3c7a0e-5f1b-4b6e-9a51-2f0c7e4d9b12', {
   intervalMs: 5_000,
   timeoutMs: 2 * 60 * 60 * 1000,

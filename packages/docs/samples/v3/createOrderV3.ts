@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { createGatewayClient, type GatewayQuoteV3 } from '@swap-gateway/client';
 
-const gateway = createGatewayClient({ baseUrl: process.env.GATEWAY_URL, apiKey: process.env.GATEWAY_API_KEY });
+const gateway = createGatewayClient({
+  baseUrl: process.env.GATEWAY_URL,
+  apiKey: process.env.GATEWAY_API_KEY, // optional
+});
 
 // V3, kept for existing integrations: the V3 quote your integration received, unchanged.
 const quote = JSON.parse(readFileSync('quote-v3.json', 'utf8')) as GatewayQuoteV3;

@@ -1,6 +1,9 @@
 import { createGatewayClient } from '@swap-gateway/client';
 
-const gateway = createGatewayClient({ baseUrl: process.env.GATEWAY_URL, apiKey: process.env.GATEWAY_API_KEY });
+const gateway = createGatewayClient({
+  baseUrl: process.env.GATEWAY_URL,
+  apiKey: process.env.GATEWAY_API_KEY, // optional
+});
 
 // V3, kept for existing integrations; gateway.getOrders (V4) takes the same cursor and limit.
 const page = await gateway.getOrdersV3('0x71C7656EC7ab88b098defB751B7401B5f6d8976F', { limit: 20 });

@@ -1,6 +1,9 @@
 import { createGatewayClient, routeOf } from '@swap-gateway/client';
 
-const gateway = createGatewayClient({ baseUrl: process.env.GATEWAY_URL, apiKey: process.env.GATEWAY_API_KEY });
+const gateway = createGatewayClient({
+  baseUrl: process.env.GATEWAY_URL,
+  apiKey: process.env.GATEWAY_API_KEY, // optional
+});
 
 // A quote can only be executed when it was requested with a refund address.
 const quote = await gateway.getQuote({
@@ -16,6 +19,9 @@ const quote = await gateway.getQuote({
 // Pass the quote unchanged. The result says what the user executes next.
 const order = await gateway.createOrder(quote);
 const { route, value } = routeOf(order);
-if (route === 'onramp') console.error(`order ${value.order_id}: pay ${value.address}, or sign the PSBT when there is one`);
-else console.error(`order ${value.order_id}: sign and broadcast the ${value.tx.type} transaction on the source chain`);
+if (route === 'onramp') {
+  console.error(`order ${value.order_id}: pay ${value.address}, or sign the PSBT when there is one`);
+} else {
+  console.error(`order ${value.order_id}: sign and broadcast the ${value.tx.type} transaction`);
+}
 console.log(JSON.stringify(order, null, 2));

@@ -1,7 +1,11 @@
 import { createGatewayClient } from '@swap-gateway/client';
 
-const gateway = createGatewayClient({ baseUrl: process.env.GATEWAY_URL, apiKey: process.env.GATEWAY_API_KEY });
+const gateway = createGatewayClient({
+  baseUrl: process.env.GATEWAY_URL,
+  apiKey: process.env.GATEWAY_API_KEY, // optional
+});
 
-// How much Bitcoin this address can spend on an onramp (the body's shape is not shown by the description).
+// How much Bitcoin this address can spend on an onramp.
+// The description does not show the shape of the answer.
 const spendable = await gateway.getMaxSpendable('bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
 console.log(JSON.stringify(spendable, null, 2));

@@ -1,8 +1,12 @@
 import { createGatewayClient } from '@swap-gateway/client';
 
-const gateway = createGatewayClient({ baseUrl: process.env.GATEWAY_URL, apiKey: process.env.GATEWAY_API_KEY });
+const gateway = createGatewayClient({
+  baseUrl: process.env.GATEWAY_URL,
+  apiKey: process.env.GATEWAY_API_KEY, // optional
+});
 
-// One page. gateway.iterateOrders(address) walks every page for you, reusing nextCursor as cursor.
+// One page. gateway.iterateOrders(address) walks every page for you,
+// reusing nextCursor as cursor.
 const page = await gateway.getOrders('0x71C7656EC7ab88b098defB751B7401B5f6d8976F', { limit: 20 });
 console.error(`${page.orders.length} orders, ${page.nextCursor ? 'more to come' : 'last page'}`);
 console.log(JSON.stringify(page, null, 2));

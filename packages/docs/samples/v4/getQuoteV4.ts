@@ -1,6 +1,9 @@
 import { createGatewayClient } from '@swap-gateway/client';
 
-const gateway = createGatewayClient({ baseUrl: process.env.GATEWAY_URL, apiKey: process.env.GATEWAY_API_KEY });
+const gateway = createGatewayClient({
+  baseUrl: process.env.GATEWAY_URL,
+  apiKey: process.env.GATEWAY_API_KEY, // optional
+});
 
 // Onramp: 0.01 BTC (1000000 sats) to wrapped BTC on BOB. `slippage` is left out, so the service
 // chooses the route's tolerance and reports it in the quote.
