@@ -1,0 +1,159 @@
+/**
+ * A thin HTTP front before Prism. Prism answers the document's examples well, but not the document's
+ * errors: an invalid request gets Prism's problem+json (or, where a 400 is documented, the first 400
+ * example, whatever its code), malformed JSON leaves the connection hanging, and an API key is
+ * never checked for length. The front answers those cases with the documented structured error
+ * and passes everything else to Prism untouched:
+ *
+ * - a request Prism finds invalid (its `sl-violations` header lists request errors) gets 400
+ *   `{ code: 'INVALID_REQUEST', error, details: { message } }` wherever the operation documents a 400;
+ * - a body that is not JSON gets the same 400 before it reaches Prism;
+ * - an `Authorization` header that is not `Bearer <32 characters>` gets the documented 401;
+ * - an unknown path gets 404 and a known path with an unknown method 405, with the same error body;
+ * - a request without `Prefer` is answered with the example of its route (see examples.ts).
+ */
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { OpenApiDocument } from '@swap-gateway/openapi';
+import { exampleForRequest } from './examples.js';
+import { createRouter, type MockOperation } from './operations.js';
+
+export interface FrontOptions {
+  document: OpenApiDocument;
+  /** Where Prism listens. */
+  prismUrl: string;
+  /** In dynamic mode the examples are not consulted, so no example is chosen for the client. */
+  dynamic: boolean;
+}
+
+interface ErrorBody {
+  code: string;
+  error: string;
+  details: Record<string, unknown> | null;
+}
+
+interface Violation {
+  location?: string[];
+  severity?: string;
+  message?: string;
+}
+
+const apiKeyLength = 32;
+
+export function createFront({ document, prismUrl, dynamic }: FrontOptions): Server {
+  const route = createRouter(document);
+  const prism = new URL(prismUrl);
+
+  return createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      // A fault of the mock itself, not of the request: say so without a stack trace.
+      if (!res.headersSent) sendError(res, 502, { code: 'INTERNAL_ERROR', error: 'the mock could not reach Prism', details: { message: String(error) } });
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://mock.invalid');
+    const method = req.method ?? 'GET';
+    const body = await readBody(req);
+    const match = route(method, url.pathname);
+
+    // CORS preflights are Prism's (it answers them for every path).
+    if (method === 'OPTIONS' && match.kind !== 'unknown-path') return forward(req, res, body, undefined);
+    if (match.kind === 'unknown-path') {
+      return sendError(res, 404, { code: 'INVALID_REQUEST', error: `no operation at ${url.pathname}`, details: null });
+    }
+    if (match.kind === 'unknown-method') {
+      res.setHeader('Allow', match.allowed.join(', '));
+      return sendError(res, 405, { code: 'INVALID_REQUEST', error: `${method} is not an operation of ${url.pathname}`, details: { message: `allowed: ${match.allowed.join(', ')}` } });
+    }
+    const { operation } = match;
+
+    const keyError = checkApiKey(req.headers.authorization);
+    if (keyError) return sendError(res, 401, keyError);
+
+    let parsed: unknown;
+    if (body.length > 0 && isJson(req.headers['content-type'])) {
+      try {
+        parsed = JSON.parse(body.toString('utf8'));
+      } catch (error) {
+        if (operation.documentsBadRequest) {
+          return sendError(res, 400, { code: 'INVALID_REQUEST', error: 'the body is not valid JSON', details: { message: (error as Error).message } });
+        }
+      }
+    }
+
+    const headers = { ...req.headers };
+    if (!dynamic && !headers.prefer) {
+      const example = exampleForRequest(operation, url.searchParams, parsed);
+      if (example) headers.prefer = `example=${example}`;
+    }
+    return forward(req, res, body, { operation, headers });
+  }
+
+  function forward(req: IncomingMessage, res: ServerResponse, body: Buffer, context: { operation: MockOperation; headers: IncomingMessage['headers'] } | undefined): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const upstream = httpRequest(
+        { host: prism.hostname, port: prism.port, method: req.method, path: req.url, headers: { ...(context?.headers ?? req.headers), host: prism.host } },
+        (answer) => {
+          readBody(answer).then((answerBody) => {
+            const translated = context && translateViolations(context.operation, answer);
+            if (translated) {
+              res.setHeader('sl-violations', answer.headers['sl-violations'] ?? '');
+              sendError(res, 400, translated);
+            } else {
+              res.writeHead(answer.statusCode ?? 502, answer.headers);
+              res.end(answerBody);
+            }
+            resolve();
+          }, reject);
+        },
+      );
+      upstream.on('error', reject);
+      upstream.end(body);
+    });
+  }
+}
+
+/** Prism's verdict on an invalid request, as the documented 400 body; undefined when the request was valid or no 400 is documented. */
+function translateViolations(operation: MockOperation, answer: IncomingMessage): ErrorBody | undefined {
+  if (!operation.documentsBadRequest || (answer.statusCode !== 400 && answer.statusCode !== 422)) return undefined;
+  const header = answer.headers['sl-violations'];
+  if (typeof header !== 'string') return undefined;
+  const violations = (JSON.parse(header) as Violation[]).filter((violation) => violation.location?.[0] === 'request' && violation.severity === 'Error');
+  if (violations.length === 0) return undefined;
+  // Prism lower-cases query parameter names in its messages; give them back the document's spelling.
+  const spelled = violations.map(({ message = 'invalid request' }) =>
+    operation.parameterNames.reduce((text, name) => text.replaceAll(`'${name.toLowerCase()}'`, `'${name}'`), message),
+  );
+  return { code: 'INVALID_REQUEST', error: spelled[0]!, details: { message: spelled.join('; ') } };
+}
+
+/** The documented 401: a key, when sent, is `Bearer <key>` with a key of exactly 32 characters. */
+function checkApiKey(authorization: string | undefined): ErrorBody | undefined {
+  if (authorization === undefined) return undefined;
+  const key = /^Bearer (.*)$/.exec(authorization)?.[1];
+  if (key === undefined) return { code: 'INVALID_REQUEST', error: 'the Authorization header must be "Bearer <API_KEY>"', details: null };
+  if (key.length !== apiKeyLength) {
+    return { code: 'INVALID_REQUEST', error: `the API key must be exactly ${apiKeyLength} characters`, details: { expected: String(apiKeyLength), actual: String(key.length) } };
+  }
+  return undefined;
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType ?? '');
+}
+
+function sendError(res: ServerResponse, status: number, body: ErrorBody): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function readBody(stream: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('end', () => resolve(Buffer.concat(chunks)));
+    stream.on('error', reject);
+  });
+}

@@ -1,0 +1,172 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { createSchemaValidator, loadBundle } from '@swap-gateway/openapi';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMock, type RunningMock } from '../src/index.js';
+
+const validator = createSchemaValidator(loadBundle('gateway'));
+
+function expectValid(path: string, method: string, status: number, body: unknown) {
+  const { valid, errors } = validator.validate(validator.responsePointer(path, method, String(status)), body);
+  expect(valid, validator.describe(errors)).toBe(true);
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitUntilGone(pid: number, timeoutMs = 5_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (isRunning(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  return !isRunning(pid);
+}
+
+const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const quoteExample = (name: string) =>
+  (loadBundle('gateway').paths['/v4/create-order']!.post as { requestBody: { content: { 'application/json': { examples: Record<string, { value: unknown }> } } } })
+    .requestBody.content['application/json'].examples[name]!.value;
+
+describe('startMock (static examples)', () => {
+  let mock: RunningMock;
+  beforeAll(async () => {
+    mock = await startMock();
+  });
+  afterAll(async () => {
+    await mock?.stop();
+  });
+
+  it('listens on a free loopback port and answers the documented examples', async () => {
+    expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const response = await fetch(`${mock.url}/v4/get-routes`);
+    expect(response.status).toBe(200);
+    expectValid('/v4/get-routes', 'get', 200, await response.json());
+  });
+
+  const patch = (body: unknown) => ({ ...json(body), method: 'PATCH' });
+  const v3OfframpWithoutOwner = () => {
+    const { offramp } = quoteExample('offramp') as { offramp: Record<string, unknown> };
+    const { refundAddress: _refund, ownerAddress: _owner, ...fields } = offramp;
+    return { offramp: fields };
+  };
+  it.each<[string, string, string, (base: string) => Promise<Response>, RegExp]>([
+    ['a missing required query parameter', '/v4/get-quote', 'get', (base) => fetch(`${base}/v4/get-quote?srcChain=bitcoin`), /'dstChain'/],
+    ['a limit below 1', '/v4/get-orders/{user_address}', 'get', (base) => fetch(`${base}/v4/get-orders/0xabc?limit=0`), /limit/],
+    ['a body that is not a quote', '/v4/create-order', 'post', (base) => fetch(`${base}/v4/create-order`, json({ quote: {} })), /body/],
+    ['a body that is not JSON', '/v4/create-order', 'post', (base) => fetch(`${base}/v4/create-order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' }), /JSON/],
+    ['a bare txid in register-tx', '/v4/register-tx', 'patch', (base) => fetch(`${base}/v4/register-tx`, patch({ onramp: { order_id: 'o', bitcoin_txid: 'ab' } })), /bitcoin_tx/],
+    ['a V3 offramp quote without ownerAddress', '/v3/create-order', 'post', (base) => fetch(`${base}/v3/create-order`, json(v3OfframpWithoutOwner())), /ownerAddress/],
+  ])('answers %s with the documented 400 INVALID_REQUEST body, not problem+json', async (_name, path, method, send, mentions) => {
+    const response = await send(mock.url);
+    const body = (await response.json()) as { code: string; error: string; details: { message: string } };
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(body.code).toBe('INVALID_REQUEST');
+    expect(`${body.error} ${body.details.message}`).toMatch(mentions);
+    expectValid(path, method, 400, body);
+  });
+
+  it('refuses an API key that is not 32 characters with the documented 401', async () => {
+    const response = await fetch(`${mock.url}/v4/get-routes`, { headers: { authorization: 'Bearer too-short' } });
+    expect(response.status).toBe(401);
+    const body = await response.json();
+    expect(body).toMatchObject({ code: 'INVALID_REQUEST', details: { expected: '32', actual: '9' } });
+    expectValid('/v4/get-routes', 'get', 401, body);
+    const accepted = await fetch(`${mock.url}/v4/get-routes`, { headers: { authorization: `Bearer ${'k'.repeat(32)}` } });
+    expect(accepted.status).toBe(200);
+  });
+
+  it('answers an unknown path with 404 and an unknown method with 405, both with the error body', async () => {
+    const unknownPath = await fetch(`${mock.url}/v2/get-quote`);
+    expect(unknownPath.status).toBe(404);
+    expect(await unknownPath.json()).toMatchObject({ code: 'INVALID_REQUEST' });
+    const unknownMethod = await fetch(`${mock.url}/v4/get-quote`, { method: 'DELETE' });
+    expect(unknownMethod.status).toBe(405);
+    expect(unknownMethod.headers.get('allow')).toBe('GET');
+    expect(await unknownMethod.json()).toMatchObject({ code: 'INVALID_REQUEST' });
+  });
+
+  it('selects a route variant with Prefer: example=<name>', async () => {
+    const query = 'srcChain=bitcoin&dstChain=bob&recipient=0x71C7656EC7ab88b098defB751B7401B5f6d8976F&srcToken=0x0&dstToken=0x1&amount=1000';
+    for (const variant of ['offramp', 'tokenSwap', 'tokenSwapSolana']) {
+      const response = await fetch(`${mock.url}/v4/get-quote?${query}`, { headers: { prefer: `example=${variant}` } });
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as Record<string, unknown>;
+      expect(Object.keys(body)).toEqual([variant.replace('Solana', '')]);
+      expectValid('/v4/get-quote', 'get', 200, body);
+    }
+  });
+
+  it('answers a request without Prefer with the example of its route', async () => {
+    const offrampQuote = await fetch(
+      `${mock.url}/v4/get-quote?srcChain=tron&dstChain=bitcoin&recipient=bc1q&srcToken=T&dstToken=0x0&amount=1`,
+    ).then((response) => response.json() as Promise<Record<string, { srcChain: string }>>);
+    expect(offrampQuote.offramp?.srcChain).toBe('tron');
+
+    const order = await fetch(`${mock.url}/v4/create-order`, json(quoteExample('tokenSwapSolana')));
+    expect(order.status).toBe(201);
+    const body = (await order.json()) as { tokenSwap?: { tx: { type: string } } };
+    expect(body.tokenSwap?.tx.type).toBe('solana');
+    expectValid('/v4/create-order', 'post', 201, body);
+  });
+});
+
+describe('startMock (dynamic)', () => {
+  it('generates the same bodies for the same seed, valid against the schemas', async () => {
+    const [first, second] = await Promise.all([startMock({ dynamic: true, seed: 7 }), startMock({ dynamic: true, seed: 7 })]);
+    try {
+      const read = (mock: RunningMock) => fetch(`${mock.url}/v4/get-order/any-id`).then((response) => response.json());
+      const [a, b] = [await read(first), await read(second)];
+      expect(a).toEqual(b);
+      expectValid('/v4/get-order/{id}', 'get', 200, a);
+      const example = (loadBundle('gateway').paths['/v4/get-order/{id}']!.get as { responses: { 200: { content: { 'application/json': { examples: { inProgress: { value: unknown } } } } } } })
+        .responses[200].content['application/json'].examples.inProgress.value;
+      expect(a).not.toEqual(example);
+    } finally {
+      await Promise.all([first.stop(), second.stop()]);
+    }
+  });
+});
+
+describe('stop()', () => {
+  it('ends the Prism process and closes the port', async () => {
+    const mock = await startMock();
+    expect(isRunning(mock.prismPid)).toBe(true);
+    await mock.stop();
+    expect(isRunning(mock.prismPid)).toBe(false);
+    await expect(fetch(`${mock.url}/v4/get-routes`)).rejects.toThrow();
+    await mock.stop(); // a second stop is harmless
+  });
+});
+
+describe('the CLI (pnpm mock)', () => {
+  it('prints where it listens and leaves no Prism behind on Ctrl-C', async () => {
+    const cli = spawn(process.execPath, [fileURLToPath(new URL('../dist/cli.js', import.meta.url)), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    const banner = new Promise<RegExpExecArray>((resolve, reject) => {
+      cli.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        const found = /Prism (\d+),.*listening on (http:\/\/\S+)/.exec(output);
+        if (found) resolve(found);
+      });
+      cli.once('exit', () => reject(new Error(`the CLI exited early:\n${output}`)));
+    });
+    try {
+      const [, prismPid, url] = await banner;
+      expect((await fetch(`${url}/v4/get-routes`)).status).toBe(200);
+      const exited = once(cli, 'exit');
+      cli.kill('SIGINT');
+      const [code] = await exited;
+      expect(code).toBe(0);
+      expect(await waitUntilGone(Number(prismPid))).toBe(true);
+    } finally {
+      // On a failed assertion, do not leave the CLI (and its Prism) running.
+      if (cli.exitCode === null && cli.signalCode === null) cli.kill('SIGINT');
+    }
+  });
+});
