@@ -1,0 +1,103 @@
+/**
+ * What the build reads from the document and writes into dist/: the generated sections cover the
+ * whole document, the reference pages carry the samples and load nothing from outside, and the
+ * site's own checks refuse what would break it.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { listOpenQuestions, loadBundle } from '@swap-gateway/openapi';
+import { describe, expect, it } from 'vitest';
+import { listOperations } from '../src/document.js';
+import { errorsTableMarkdown, listErrorCodes } from '../src/generated/errors.js';
+import { openQuestionsMarkdown } from '../src/generated/open-questions.js';
+import { defaultOutput } from '../src/paths.js';
+import { referenceDocument } from '../src/reference.js';
+import { samplesOf } from '../src/samples.js';
+import { markdownPages, relativize } from '../src/site.js';
+
+const combined = loadBundle('gateway');
+
+describe('generated sections', () => {
+  it('lists every error code of V4 with its meaning and version, and only V4 codes', () => {
+    const schemas = combined.components.schemas as Record<string, { enum?: string[]; anyOf?: Array<{ enum?: string[] }> }>;
+    const v3 = schemas.GatewayErrorCodeV3?.enum ?? [];
+    const codes = listErrorCodes(combined);
+    expect(codes.map((entry) => entry.code)).toEqual([...v3, 'MISSING_REFUND_ADDRESS']);
+    expect(codes.find((entry) => entry.code === 'MISSING_REFUND_ADDRESS')).toMatchObject({ introducedIn: 'V4', versions: ['V4'] });
+    expect(codes.find((entry) => entry.code === 'INVALID_CURSOR')).toMatchObject({ introducedIn: 'V2', versions: ['V3', 'V4'] });
+    const table = errorsTableMarkdown(combined);
+    for (const entry of codes) expect(table).toContain(`\`${entry.code}\``);
+  });
+
+  it('reads statuses and detail shapes from the examples, and says "not shown" where there are none', () => {
+    const codes = new Map(listErrorCodes(combined).map((entry) => [entry.code, entry]));
+    const missingRefund = codes.get('MISSING_REFUND_ADDRESS')!;
+    expect(missingRefund.returnedBy.map(({ operation, status }) => `${operation.operationId} ${status}`)).toContain('createOrderV4 400');
+    // create-order's 400 is given by the description; get-quote's is inferred by the document.
+    expect(missingRefund.returnedBy.find(({ operation }) => operation.operationId === 'createOrderV4')?.statusInferred).toBe(false);
+    expect(codes.get('INSUFFICIENT_AMOUNT')?.returnedBy.every(({ statusInferred }) => statusInferred)).toBe(true);
+    expect(codes.get('INSUFFICIENT_AMOUNT')?.detailShapes).toEqual(['minimumActual']);
+    const unexampled = [...codes.values()].filter((entry) => entry.returnedBy.length === 0);
+    for (const entry of unexampled) expect(errorsTableMarkdown(combined)).toMatch(new RegExp(`\`${entry.code}\`.*_not shown_`));
+  });
+
+  it('lists every open question of the document', () => {
+    const markdown = openQuestionsMarkdown(combined);
+    const questions = listOpenQuestions(combined);
+    expect(questions.length).toBeGreaterThan(0);
+    for (const question of questions) expect(markdown).toContain(`\`${question.pointer}\``);
+  });
+});
+
+describe('reference documents', () => {
+  it('attach both samples to every operation, drop internal servers and mark V3 as legacy', () => {
+    for (const version of ['v4', 'v3'] as const) {
+      const document = referenceDocument(loadBundle(`gateway-${version}`), version);
+      for (const operation of listOperations(document)) {
+        const samples = operation.node['x-codeSamples'] as Array<{ label: string; source: string }>;
+        expect(samples.map((sample) => sample.label)).toEqual(['curl', 'TypeScript']);
+        expect(samples.map((sample) => sample.source)).toEqual(samplesOf(operation).map((sample) => sample.source));
+      }
+      const servers = document.servers as Array<Record<string, unknown>>;
+      expect(servers.length).toBeGreaterThan(0);
+      expect(servers.some((server) => server['x-internal'] === true)).toBe(false);
+    }
+    expect(String(referenceDocument(loadBundle('gateway-v3'), 'v3').info.description)).toMatch(/^> \*\*V3 is kept for existing integrations\.\*\*/);
+  });
+
+  it('leaves the bundle it is given untouched', () => {
+    const bundle = loadBundle('gateway-v4');
+    const before = JSON.stringify(bundle);
+    referenceDocument(bundle, 'v4');
+    expect(JSON.stringify(bundle)).toBe(before);
+  });
+});
+
+describe('the built folder', () => {
+  const read = (relative: string) => readFileSync(join(defaultOutput, relative), 'utf8');
+
+  it('has every page, and the guides load nothing from another host', () => {
+    for (const { href } of markdownPages) {
+      expect(existsSync(join(defaultOutput, href)), href).toBe(true);
+      expect(read(href), href).not.toMatch(/\b(src|href)="(https?:)?\/\//);
+    }
+  });
+
+  it('self-contains Redoc in the reference pages, with its CDN logo replaced by a local copy', () => {
+    for (const href of ['reference/v4.html', 'reference/v3.html']) {
+      const html = read(href);
+      // Booleans, not the page itself, in the assertions: a reference page is 2.5 MB of script.
+      expect(html.includes('<div id="redoc">'), `${href} has Redoc`).toBe(true);
+      expect(html.includes('cdn.redoc.ly/redoc/logo-mini'), `${href} loads Redocly's logo from its CDN`).toBe(false);
+      expect(/<(script|link|img)\b[^>]*\b(src|href)="(https?:)?\/\//.test(html), `${href} has a tag loading from another host`).toBe(false);
+    }
+  });
+});
+
+describe('relative links', () => {
+  it('rewrite root links for a page in a folder and at the root', () => {
+    expect(relativize('<a href="/guides/errors.html">', 'guides/amounts.html')).toBe('<a href="../guides/errors.html">');
+    expect(relativize('<img src="/assets/logo.svg">', 'index.html')).toBe('<img src="./assets/logo.svg">');
+    expect(relativize('<a href="//elsewhere.example/">', 'index.html')).toBe('<a href="//elsewhere.example/">');
+  });
+});
