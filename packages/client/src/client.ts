@@ -2,7 +2,7 @@
  * createGatewayClient: openapi-fetch over the generated `paths`, with the key, the transport
  * (timeouts, retries, errors) and a thin named layer for the flow of the API.
  */
-import createClient, { type Client } from 'openapi-fetch';
+import createClient, { type Client, createQuerySerializer } from 'openapi-fetch';
 import type {
   GatewayCreateOrderV3,
   GatewayMaxSpendableV4,
@@ -19,7 +19,7 @@ import type {
 } from '@swap-gateway/types';
 import { GatewayApiError, GatewayError, GatewayTimeoutError } from './errors.js';
 import { type RetryOptions, resolveRetryPolicy, sleep } from './retry.js';
-import { type FetchFunction, createTransport } from './transport.js';
+import { type FetchFunction, PreparedRequest, createTransport } from './transport.js';
 import { isSettled } from './unions.js';
 
 export type GatewayEnvironment = 'production' | 'staging';
@@ -116,11 +116,14 @@ export function createGatewayClient(options: GatewayClientOptions = {}): Gateway
   const api = createClient<paths>({
     baseUrl,
     headers: apiKey === undefined ? options.headers : { ...options.headers, Authorization: `Bearer ${apiKey}` },
+    Request: PreparedRequest as unknown as typeof Request,
+    // Built once: openapi-fetch would otherwise build the default serializer on every call.
+    querySerializer: createQuerySerializer(),
     fetch: createTransport({
       fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
       timeoutMs: options.timeoutMs ?? 30_000,
       retry: resolveRetryPolicy(options.retry),
-    }),
+    }) as (request: Request) => Promise<Response>,
   });
 
   const getOrder = (id: string, { signal }: CallOptions = {}) =>
@@ -198,8 +201,8 @@ function resolveBaseUrl({ baseUrl, environment = 'production', environments }: G
 }
 
 /** The transport throws on every non-2xx answer, so a settled call always carries its success body. */
-async function dataOf<T>(call: Promise<{ data?: T }>): Promise<T> {
-  return (await call).data as T;
+function dataOf<T>(call: Promise<{ data?: T }>): Promise<T> {
+  return call.then(({ data }) => data as T);
 }
 
 function isTransientReadFailure(error: unknown): boolean {

@@ -13,7 +13,8 @@ import {
   sleep,
 } from './retry.js';
 
-export type FetchFunction = (input: Request, init?: RequestInit) => Promise<Response>;
+/** The signature of `globalThis.fetch`. */
+export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 export interface TransportOptions {
   fetch: FetchFunction;
@@ -22,7 +23,36 @@ export interface TransportOptions {
   retry: RetryPolicy;
 }
 
-export function createTransport({ fetch, timeoutMs, retry }: TransportOptions): (request: Request) => Promise<Response> {
+/**
+ * What openapi-fetch builds for each call (given as its `Request` class): the URL and the init,
+ * kept as they are so that `fetch` constructs the one Request of each attempt itself, and so that a
+ * JSON body, a string, can be sent again without cloning.
+ */
+export class PreparedRequest {
+  readonly url: string;
+  readonly init: RequestInit;
+
+  constructor(url: string, init: RequestInit) {
+    this.url = url;
+    this.init = init;
+  }
+
+  get method(): string {
+    return this.init.method ?? 'GET';
+  }
+
+  get headers(): Headers {
+    return new Headers(this.init.headers);
+  }
+
+  get signal(): AbortSignal | null {
+    return this.init.signal ?? null;
+  }
+}
+
+type Outgoing = PreparedRequest | Request;
+
+export function createTransport({ fetch, timeoutMs, retry }: TransportOptions): (request: Outgoing) => Promise<Response> {
   return async function send(request) {
     const info: GatewayRequestInfo = { method: request.method, url: request.url };
     for (let attempt = 0; ; attempt++) {
@@ -31,7 +61,7 @@ export function createTransport({ fetch, timeoutMs, retry }: TransportOptions): 
       let retryAfterMs: number | undefined;
       try {
         const { response, body } = await sendOnce(fetch, request, timeoutMs, info);
-        if (response.ok) return new Response(body, response);
+        if (body === undefined) return response;
         retryAfterMs = parseRetryAfter(response.headers.get('Retry-After'));
         failure = response.status;
         error = new GatewayApiError(info, response.status, body, retryAfterMs);
@@ -47,32 +77,77 @@ export function createTransport({ fetch, timeoutMs, retry }: TransportOptions): 
   };
 }
 
-/** One attempt, body included, so that a body that never ends is caught by the timeout too. */
+/**
+ * One attempt. The body of an error answer is read here; a 2xx answer is handed back unread, and
+ * openapi-fetch reads it under the same timeout.
+ */
 async function sendOnce(
   fetch: FetchFunction,
-  request: Request,
+  request: Outgoing,
   timeoutMs: number,
   info: GatewayRequestInfo,
-): Promise<{ response: Response; body: string }> {
+): Promise<{ response: Response; body?: string }> {
   const caller = request.signal;
-  caller.throwIfAborted();
+  caller?.throwIfAborted();
+  // One controller per attempt, aborted by the timer or by the caller's signal. (AbortSignal.timeout
+  // and AbortSignal.any do the same at several times the cost per call.)
   const attempt = new AbortController();
-  const timedOut = new Error('timeout');
-  const forwardAbort = () => attempt.abort(caller.reason);
-  caller.addEventListener('abort', forwardAbort, { once: true });
   const timer = timeoutMs > 0 && timeoutMs < Infinity ? setTimeout(() => attempt.abort(timedOut), timeoutMs) : undefined;
-  try {
-    // A request with a body can be read once; each attempt sends its own copy.
-    const response = await fetch(request.body ? request.clone() : request, { signal: attempt.signal });
-    return { response, body: await response.text() };
-  } catch (cause) {
-    if (caller.aborted) throw caller.reason;
-    if (attempt.signal.reason === timedOut) {
-      throw new GatewayTimeoutError(`${info.method} ${info.url} had no answer within ${timeoutMs} ms`, info, timeoutMs);
-    }
-    throw new GatewayNetworkError(info, cause);
-  } finally {
+  const forwardAbort = () => attempt.abort(caller?.reason);
+  caller?.addEventListener('abort', forwardAbort, { once: true });
+  const release = () => {
     clearTimeout(timer);
-    caller.removeEventListener('abort', forwardAbort);
+    caller?.removeEventListener('abort', forwardAbort);
+  };
+  const failure = (cause: unknown): unknown => {
+    if (caller?.aborted) return caller.reason;
+    if (attempt.signal.reason === timedOut) {
+      return new GatewayTimeoutError(`${info.method} ${info.url} had no complete answer within ${timeoutMs} ms`, info, timeoutMs);
+    }
+    // fetch and body readers reject with a TypeError when the connection fails; anything else
+    // (a SyntaxError of a 2xx body that is not JSON) is not a network failure.
+    return cause instanceof TypeError ? new GatewayNetworkError(info, cause) : cause;
+  };
+  let handedOver = false;
+  try {
+    const response =
+      request instanceof PreparedRequest
+        ? await fetch(request.url, { ...request.init, signal: attempt.signal })
+        : // A Request handed over by a middleware: its body can be read once, so each attempt sends a copy.
+          await fetch(request.body ? request.clone() : request, { signal: attempt.signal });
+    if (!response.ok) return { response, body: await response.text() };
+    handedOver = true;
+    return { response: releasedAfterBody(response, release, failure) };
+  } catch (cause) {
+    throw failure(cause);
+  } finally {
+    if (!handedOver) release();
   }
+}
+
+/** The abort reason of a timed-out attempt, told apart from the caller's own abort. */
+const timedOut = new Error('timeout');
+
+/**
+ * Keeps the attempt's timer running until openapi-fetch has read the body of a 2xx answer (with
+ * `json()`, or `text()` when there is no Content-Length; the API answers JSON only), and gives a
+ * failure while reading the same error kinds as a failure before the answer.
+ */
+function releasedAfterBody(response: Response, release: () => void, failure: (cause: unknown) => unknown): Response {
+  if (response.body === null || response.headers.get('Content-Length') === '0') {
+    release();
+    return response;
+  }
+  const onRead = <T>(value: T) => {
+    release();
+    return value;
+  };
+  const onFailure = (cause: unknown): never => {
+    release();
+    throw failure(cause);
+  };
+  const { json, text } = response;
+  response.json = () => json.call(response).then(onRead, onFailure);
+  response.text = () => text.call(response).then(onRead, onFailure);
+  return response;
 }

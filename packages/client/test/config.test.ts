@@ -95,7 +95,7 @@ describe('addresses', () => {
     const client = createGatewayClient({
       baseUrl: server.url,
       fetch: (input, init) => {
-        seen.push(`${input.method} ${new URL(input.url).pathname}`);
+        seen.push(`${init?.method} ${new URL(String(input)).pathname}`);
         return fetch(input, init);
       },
     });

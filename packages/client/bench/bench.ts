@@ -1,0 +1,152 @@
+/**
+ * `pnpm --filter @swap-gateway/client bench`: the two budgets of the client, each printed beside
+ * the alternative measured in the same run.
+ *
+ * 1. Size: a typical import (getQuote + createOrder + getOrder + waitForOrder) bundled by esbuild with
+ *    tree-shaking, minified and gzipped, against the same calls made with openapi-fetch alone.
+ *    Budget: 6 kB gzipped.
+ * 2. Per-call overhead: client.getQuote against a plain fetch of the same URL (then .json()), both
+ *    against the same local node:http server, calls interleaved. Budget: 10% over plain fetch. Two
+ *    more lines show where the difference goes: a plain fetch with the same kind of timeout, and
+ *    openapi-fetch alone.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { loadBundle } from '@swap-gateway/openapi';
+import type { GatewayQuoteParamsV4, paths } from '@swap-gateway/types';
+import createClient from 'openapi-fetch';
+import { createGatewayClient } from '../dist/index.js';
+
+const sizeBudgetBytes = 6 * 1024;
+const overheadBudget = 0.1;
+
+const clientEntry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+const typicalImport = `
+import { createGatewayClient } from ${JSON.stringify(clientEntry)};
+const client = createGatewayClient({ apiKey: globalThis.GATEWAY_KEY });
+export async function swap(params) {
+  const quote = await client.getQuote(params);
+  const order = await client.createOrder(quote);
+  const id = Object.values(order)[0].order_id;
+  await client.getOrder(id);
+  return client.waitForOrder(id, { intervalMs: 5000 });
+}`;
+const openapiFetchOnly = `
+import createClient from 'openapi-fetch';
+const client = createClient({ baseUrl: 'https://api.swap-gateway.example', headers: { Authorization: 'Bearer ' + globalThis.GATEWAY_KEY } });
+export async function swap(params) {
+  const { data: quote } = await client.GET('/v4/get-quote', { params: { query: params } });
+  const { data: order } = await client.POST('/v4/create-order', { body: quote });
+  const id = Object.values(order)[0].order_id;
+  return client.GET('/v4/get-order/{id}', { params: { path: { id } } });
+}`;
+
+async function bundledSize(contents: string): Promise<{ minified: number; gzipped: number }> {
+  const result = await build({
+    stdin: { contents, resolveDir: fileURLToPath(new URL('.', import.meta.url)), loader: 'js' },
+    bundle: true,
+    minify: true,
+    treeShaking: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+  });
+  const code = result.outputFiles[0]!.contents;
+  return { minified: code.byteLength, gzipped: gzipSync(code, { level: 9 }).byteLength };
+}
+
+const kB = (bytes: number) => `${(bytes / 1024).toFixed(2)} kB`;
+
+async function measureSize(): Promise<boolean> {
+  const client = await bundledSize(typicalImport);
+  const alone = await bundledSize(openapiFetchOnly);
+  const ok = client.gzipped < sizeBudgetBytes;
+  console.log('Size of a typical import (getQuote + createOrder + getOrder + waitForOrder), esbuild --bundle --minify, tree-shaken');
+  console.log(`  @swap-gateway/client   ${kB(client.minified).padStart(9)} minified   ${kB(client.gzipped).padStart(8)} gzipped`);
+  console.log(`  openapi-fetch alone    ${kB(alone.minified).padStart(9)} minified   ${kB(alone.gzipped).padStart(8)} gzipped  (same calls, no auth check, errors, retries, polling)`);
+  console.log(`  budget < ${kB(sizeBudgetBytes)} gzipped: ${ok ? 'PASS' : 'FAIL'}`);
+  return ok;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function measureOverhead(): Promise<boolean> {
+  const document = loadBundle('gateway') as unknown as {
+    paths: Record<string, { get: { responses: Record<string, { content: Record<string, { examples: Record<string, { value: unknown }> }> }> } }>;
+  };
+  const quote = JSON.stringify(document.paths['/v4/get-quote']!.get.responses['200']!.content['application/json']!.examples.onramp!.value);
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(quote) });
+    response.end(quote);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const params: GatewayQuoteParamsV4 = {
+    srcChain: 'bitcoin',
+    dstChain: 'bob',
+    recipient: '0x71C7656EC7ab88b098defB751B7401B5f6d8976F',
+    srcToken: '0x0000000000000000000000000000000000000000',
+    dstToken: '0x0555E30da8f98308EdB960aa94C0Db47230d2B9c',
+    amount: '1000000',
+    refundAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+  };
+  const apiKey = 'k'.repeat(32);
+  const url = `${baseUrl}/v4/get-quote?${new URLSearchParams({ ...params })}`;
+  const headers = { Authorization: `Bearer ${apiKey}` };
+  const client = createGatewayClient({ baseUrl, apiKey });
+  const openapiFetch = createClient<paths>({ baseUrl, headers });
+  const variants: [name: string, call: () => Promise<unknown>][] = [
+    ['plain fetch + .json()', async () => (await fetch(url, { headers })).json()],
+    [
+      'plain fetch + .json() with a 30 s AbortController timeout',
+      async () => {
+        const controller = new AbortController();
+        const timer = setTimeout(() => controller.abort(), 30_000);
+        try {
+          return await (await fetch(url, { headers, signal: controller.signal })).json();
+        } finally {
+          clearTimeout(timer);
+        }
+      },
+    ],
+    ['openapi-fetch alone (GET, no timeout)', async () => (await openapiFetch.GET('/v4/get-quote', { params: { query: params } })).data],
+    ['client.getQuote (defaults: 30 s timeout, retries on)', () => client.getQuote(params)],
+  ];
+
+  // Calls are interleaved one by one, in a rotating order, so that the load of other processes and
+  // the warmth of the process fall on every variant alike.
+  const warmup = 300;
+  const measured = 3000;
+  const times = variants.map(() => [] as number[]);
+  for (let i = 0; i < warmup + measured; i++) {
+    for (let j = 0; j < variants.length; j++) {
+      const index = (i + j) % variants.length;
+      const started = performance.now();
+      await variants[index]![1]();
+      if (i >= warmup) times[index]!.push((performance.now() - started) * 1000);
+    }
+  }
+  server.close();
+
+  const medians = times.map(median);
+  const baseline = medians[0]!;
+  console.log(`Per-call time of GET /v4/get-quote on a local node:http server (median of ${measured} calls each, interleaved)`);
+  variants.forEach(([name], index) => {
+    const ratio = medians[index]! / baseline;
+    console.log(`  ${name.padEnd(56)} ${medians[index]!.toFixed(1).padStart(6)} µs/call   ratio ${ratio.toFixed(3)}`);
+  });
+  const overhead = medians.at(-1)! / baseline - 1;
+  const ok = overhead < overheadBudget;
+  console.log(`  client overhead over plain fetch: ${(overhead * 100).toFixed(1)}%; budget < ${overheadBudget * 100}%: ${ok ? 'PASS' : 'FAIL'}`);
+  return ok;
+}
+
+const sizeOk = await measureSize();
+console.log();
+const overheadOk = await measureOverhead();
+if (!sizeOk || !overheadOk) process.exitCode = 1;
