@@ -1,7 +1,8 @@
 /**
  * Every code sample runs: the curl scripts with curl and the TypeScript programs with tsx, against
- * the Prism mock of the document. Each prints the operation's answer, which must validate against
- * the operation's success response in the bundle. A sample that stops working fails here.
+ * the mock of the API (@swap-gateway/mock: Prism serving the bundle and its examples). Each prints
+ * the operation's answer, which must validate against the operation's success response in the
+ * bundle. A sample that stops working fails here.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,11 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { startMock, type RunningMock } from '@swap-gateway/mock';
 import { createSchemaValidator, loadBundle } from '@swap-gateway/openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonExamples, listOperations, resolve } from '../src/document.js';
 import { samplesDirectory, samplesOf } from '../src/samples.js';
-import { startPrism } from './prism.js';
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -32,11 +33,11 @@ function v3Quote(): unknown {
 }
 
 describe('code samples against the mock', () => {
-  let mock: { url: string; stop(): Promise<void> };
+  let mock: RunningMock;
   let workDirectory: string;
 
   beforeAll(async () => {
-    mock = await startPrism();
+    mock = await startMock();
     workDirectory = mkdtempSync(join(tmpdir(), 'swap-gateway-samples-'));
     writeFileSync(join(workDirectory, 'quote-v3.json'), JSON.stringify(v3Quote(), null, 2));
   });
