@@ -21,6 +21,16 @@ if (!hasChromium) console.warn(`docs browser test skipped: no Chromium at ${chro
 const localHosts = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const operations = [...listOperations(loadBundle('gateway-v4')), ...listOperations(loadBundle('gateway-v3'))];
 
+/** Lets requests to the loopback host through, and blocks and records every other one. */
+function blockOutsideLocalhost(context: BrowserContext, blocked: string[]): Promise<void> {
+  return context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.protocol === 'data:' || url.protocol === 'blob:' || localHosts.has(url.hostname)) return route.continue();
+    blocked.push(url.href);
+    return route.abort('blockedbyclient');
+  });
+}
+
 describe.skipIf(!hasChromium)('the docs site in Chromium', () => {
   let site: ServedSite;
   let browser: Browser;
@@ -37,12 +47,7 @@ describe.skipIf(!hasChromium)('the docs site in Chromium', () => {
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
     });
     context = await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
-    await context.route('**/*', (route) => {
-      const url = new URL(route.request().url());
-      if (url.protocol === 'data:' || url.protocol === 'blob:' || localHosts.has(url.hostname)) return route.continue();
-      outsideRequests.push(url.href);
-      return route.abort('blockedbyclient');
-    });
+    await blockOutsideLocalhost(context, outsideRequests);
     context.on('page', (page) => watch(page));
   }, 60_000);
 
@@ -164,6 +169,22 @@ describe.skipIf(!hasChromium)('the docs site in Chromium', () => {
     await page.locator('#site-search').fill('zzqx nothing like this');
     await expect.poll(() => page.locator('#search-results').textContent()).toContain('Nothing matches');
     await page.close();
+  });
+
+  it('has a network guard that does see a request to another host', async () => {
+    // The guard of the last test, proven on a page of its own: an image from another host is blocked and recorded.
+    const probe = await browser.newContext();
+    const blocked: string[] = [];
+    await blockOutsideLocalhost(probe, blocked);
+    const page = await probe.newPage();
+    await page.goto(site.url);
+    await page.evaluate(() => new Promise((resolve) => {
+      const image = new Image();
+      image.onerror = image.onload = resolve;
+      image.src = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+    }));
+    await probe.close();
+    expect(blocked).toEqual(['https://cdn.redoc.ly/redoc/logo-mini.svg']);
   });
 
   it('made no request outside localhost and logged no console error', () => {

@@ -1,4 +1,5 @@
-# The quote goes back to create-order exactly as get-quote returned it: pipe one into the other.
+# The quote goes back to create-order exactly as get-quote
+# returned it: pipe one into the other.
 curl -sS --fail-with-body --get "$GATEWAY_URL/v4/get-quote" \
   --data-urlencode 'srcChain=bitcoin' \
   --data-urlencode 'dstChain=bob' \

@@ -1,5 +1,6 @@
-# Onramp: 0.01 BTC (1000000 sats) to wrapped BTC on BOB. Every address is encoded for its own chain:
-# the recipient and the destination token on BOB (EVM hex), the sender and refund address on Bitcoin.
+# Onramp: 0.01 BTC (1000000 sats) to wrapped BTC on BOB.
+# Each address is encoded for its own chain: recipient and
+# dstToken on BOB (EVM hex), sender and refundAddress on Bitcoin.
 curl -sS --fail-with-body --get "$GATEWAY_URL/v4/get-quote" \
   --data-urlencode 'srcChain=bitcoin' \
   --data-urlencode 'dstChain=bob' \

@@ -1,4 +1,5 @@
-# Onramp only: the finalized, signed raw Bitcoin transaction that pays the order (not a PSBT, not a txid).
+# Onramp only: the finalized, signed raw Bitcoin transaction
+# that pays the order (not a PSBT, not a txid).
 curl -sS --fail-with-body -X PATCH "$GATEWAY_URL/v4/register-tx" \
   -H 'Content-Type: application/json' \
   --data-binary @- <<'JSON'
