@@ -1,0 +1,25 @@
+/**
+ * What a target can do. A test declares what it needs; against a target that lacks it, the test is
+ * skipped and the reporter prints the reason.
+ */
+export const allCapabilities = [
+  /** Accepts requests that create or change orders (create-order, register-tx). */
+  'writes',
+  /** Remembers what it was told: an order created is found again, pages are real pages. */
+  'keeps state',
+  /** Applies the description's rules beyond the schemas (slippage defaults, affiliates, refund address, address encodings, raw transactions). */
+  'applies business rules',
+  /** Has the sandbox controls that move orders forward on the simulated chains. */
+  'can advance the simulated chain',
+  /** Answers any documented response on request (`Prefer: code=..., example=...`), as the Prism mock does. */
+  'serves examples on request',
+] as const;
+
+export type Capability = (typeof allCapabilities)[number];
+
+export function parseCapabilities(list: string): Capability[] {
+  const names = list.split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !(allCapabilities as readonly string[]).includes(name));
+  if (unknown.length) throw new Error(`GATEWAY_CAPABILITIES: unknown ${unknown.join(', ')}; known: ${allCapabilities.join(', ')}`);
+  return names as Capability[];
+}

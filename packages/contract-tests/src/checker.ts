@@ -1,0 +1,81 @@
+/**
+ * The one check every response of the suite goes through, whatever the test:
+ *
+ * - the status is documented for the operation (exact, range or default) and is not a 5xx the
+ *   request did not ask for;
+ * - the content type is one the document gives for that status;
+ * - the body validates against that status's schema (Ajv, JSON Schema 2020-12, via createSchemaValidator);
+ * - the response's required headers are present and valid.
+ *
+ * A request outside the document (unknown path or method) must be answered 404 or 405 with the
+ * structured error body.
+ */
+import { documentedResponse, validator, type Operation } from './document.js';
+
+export interface ObservedResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+export interface CheckOptions {
+  /** The request asked for a 5xx on purpose (the mock's `Prefer: code=500`). */
+  serverErrorRequested?: boolean;
+}
+
+const errorBodyPointer = validator.schemaPointer('GatewayErrorV4');
+
+/** Every way the response breaks the contract; empty when it keeps it. */
+export function contractProblems(op: Operation | undefined, response: ObservedResponse, options: CheckOptions = {}): string[] {
+  const problems: string[] = [];
+  if (response.status >= 500 && !options.serverErrorRequested) problems.push(`answered ${response.status}: the suite never sends a request that may cause a 5xx`);
+
+  const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+  const body = parseBody(response.text, mediaType, problems);
+
+  if (!op) {
+    if (response.status !== 404 && response.status !== 405) problems.push(`a request outside the document was answered ${response.status}, not 404 or 405`);
+    if (mediaType !== 'application/json') problems.push(`a request outside the document was answered with content type ${mediaType ?? '(none)'}, not application/json`);
+    else problems.push(...schemaProblems(errorBodyPointer, body, 'the error body'));
+    return problems;
+  }
+
+  const documented = documentedResponse(op, response.status);
+  if (!documented) {
+    problems.push(`status ${response.status} is not documented for ${op.operationId} (documented: ${op.responses.map(({ status }) => status).join(', ')})`);
+    return problems;
+  }
+  if (documented.mediaTypes.length === 0) {
+    if (response.text.length > 0) problems.push(`${op.operationId} ${documented.status} documents no body, yet one was sent`);
+  } else if (!mediaType || !documented.mediaTypes.includes(mediaType)) {
+    problems.push(`content type ${mediaType ?? '(none)'} is not documented for ${op.operationId} ${documented.status} (documented: ${documented.mediaTypes.join(', ')})`);
+  } else {
+    const pointer = validator.responsePointer(op.path, op.method, documented.status, mediaType);
+    problems.push(...schemaProblems(pointer, body, `the ${documented.status} body`));
+  }
+  for (const header of documented.requiredHeaders) {
+    const value = response.headers.get(header.name);
+    if (value === null) {
+      problems.push(`required header ${header.name} is missing from ${op.operationId} ${documented.status}`);
+      continue;
+    }
+    const typed = header.type === 'integer' || header.type === 'number' ? Number(value) : value;
+    problems.push(...schemaProblems(header.schemaPointer, typed, `header ${header.name}`));
+  }
+  return problems;
+}
+
+function parseBody(text: string, mediaType: string | undefined, problems: string[]): unknown {
+  if (!mediaType || !/json$/.test(mediaType) || text.length === 0) return text;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    problems.push(`the body is labelled ${mediaType} but is not JSON: ${(error as Error).message}`);
+    return text;
+  }
+}
+
+function schemaProblems(pointer: string, body: unknown, what: string): string[] {
+  const { valid, errors } = validator.validate(pointer, body);
+  return valid ? [] : [`${what} does not validate against ${pointer}:\n${validator.describe(errors)}`];
+}

@@ -1,0 +1,21 @@
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig } from 'vitest/config';
+import { coverageFileVariable } from './src/coverage.js';
+import ContractReporter from './src/reporter.js';
+
+// One file per run, appended to by the test workers and read by the reporter at the end.
+const coverageFile = join(tmpdir(), `gateway-contract-coverage-${process.pid}.jsonl`);
+rmSync(coverageFile, { force: true });
+
+export default defineConfig({
+  test: {
+    globalSetup: ['./src/global-setup.ts'],
+    env: { [coverageFileVariable]: coverageFile },
+    reporters: [new ContractReporter({ coverageFile }), 'default'],
+    // Requests to a real server on loopback; a scenario polls an order through its lifecycle.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
