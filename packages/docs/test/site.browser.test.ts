@@ -22,8 +22,8 @@ const localHosts = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const operations = [...listOperations(loadBundle('gateway-v4')), ...listOperations(loadBundle('gateway-v3'))];
 
 /** Lets requests to the loopback host through, and blocks and records every other one. */
-function blockOutsideLocalhost(context: BrowserContext, blocked: string[]): Promise<void> {
-  return context.route('**/*', (route) => {
+async function blockOutsideLocalhost(context: BrowserContext, blocked: string[]): Promise<void> {
+  await context.route('**/*', (route) => {
     const url = new URL(route.request().url());
     if (url.protocol === 'data:' || url.protocol === 'blob:' || localHosts.has(url.hostname)) return route.continue();
     blocked.push(url.href);
