@@ -10,9 +10,12 @@ import type { OperationHandlers } from '../http/routes.js';
 import type { Services } from '../services.js';
 import { v4Operations } from './v4.js';
 
+/** Only a body that is an offramp quote and nothing else is missing its owner; any other shape is the schema's to refuse. */
 const requireOwnerAddress: preValidationAsyncHookHandler = async (request) => {
-  const offramp = (request.body as { offramp?: { ownerAddress?: unknown } } | null)?.offramp;
-  if (offramp && typeof offramp === 'object' && (offramp.ownerAddress === undefined || offramp.ownerAddress === null || offramp.ownerAddress === '')) {
+  const body = request.body;
+  if (!body || typeof body !== 'object' || Array.isArray(body) || Object.keys(body).join() !== 'offramp') return;
+  const offramp = (body as { offramp: unknown }).offramp as { ownerAddress?: unknown } | null;
+  if (offramp && typeof offramp === 'object' && !Array.isArray(offramp) && (offramp.ownerAddress === undefined || offramp.ownerAddress === null || offramp.ownerAddress === '')) {
     throw new GatewayError('MISSING_OWNER_ADDRESS', 'a V3 offramp needs ownerAddress', null);
   }
 };
