@@ -116,14 +116,16 @@ export function createGatewayClient(options: GatewayClientOptions = {}): Gateway
   const api = createClient<paths>({
     baseUrl,
     headers: apiKey === undefined ? options.headers : { ...options.headers, Authorization: `Bearer ${apiKey}` },
+    // openapi-fetch builds a PreparedRequest where it would build a Request, and hands it to the
+    // transport (see PreparedRequest); its types only know of Request.
     Request: PreparedRequest as unknown as typeof Request,
-    // Built once: openapi-fetch would otherwise build the default serializer on every call.
-    querySerializer: createQuerySerializer(),
     fetch: createTransport({
       fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
       timeoutMs: options.timeoutMs ?? 30_000,
       retry: resolveRetryPolicy(options.retry),
-    }) as (request: Request) => Promise<Response>,
+    }) as unknown as (request: Request) => Promise<Response>,
+    // Built once: openapi-fetch would otherwise build the default serializer on every call.
+    querySerializer: createQuerySerializer(),
   });
 
   const getOrder = (id: string, { signal }: CallOptions = {}) =>

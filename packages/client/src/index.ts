@@ -21,7 +21,7 @@ export {
   type GatewayRequestInfo,
 } from './errors.js';
 export type { RetryOptions } from './retry.js';
-export type { FetchFunction } from './transport.js';
+export { PreparedRequest, type FetchFunction } from './transport.js';
 export { isRoute, isSettled, registeredTxid, routeOf, stateOf, type KeyedEntry } from './unions.js';
 export { decodeSolanaTransaction } from './solana.js';
 export type * from '@swap-gateway/types';

@@ -24,17 +24,18 @@ export interface TransportOptions {
 }
 
 /**
- * What openapi-fetch builds for each call (given as its `Request` class): the URL and the init,
- * kept as they are so that `fetch` constructs the one Request of each attempt itself, and so that a
- * JSON body, a string, can be sent again without cloning.
+ * What openapi-fetch builds for each call (given to it as its `Request` class, so it is also what
+ * an `api.use()` middleware receives): the URL and the init, kept as they are so that `fetch`
+ * constructs the one Request of each attempt itself, and so that a JSON body, a string, can be sent
+ * again without cloning. A middleware may change `headers` in place or return a new PreparedRequest.
  */
 export class PreparedRequest {
   readonly url: string;
-  readonly init: RequestInit;
+  readonly init: RequestInit & { headers: Headers };
 
-  constructor(url: string, init: RequestInit) {
+  constructor(url: string, init: RequestInit = {}) {
     this.url = url;
-    this.init = init;
+    this.init = { ...init, headers: init.headers instanceof Headers ? init.headers : new Headers(init.headers) };
   }
 
   get method(): string {
@@ -42,7 +43,7 @@ export class PreparedRequest {
   }
 
   get headers(): Headers {
-    return new Headers(this.init.headers);
+    return this.init.headers;
   }
 
   get signal(): AbortSignal | null {
@@ -50,9 +51,7 @@ export class PreparedRequest {
   }
 }
 
-type Outgoing = PreparedRequest | Request;
-
-export function createTransport({ fetch, timeoutMs, retry }: TransportOptions): (request: Outgoing) => Promise<Response> {
+export function createTransport({ fetch, timeoutMs, retry }: TransportOptions): (request: PreparedRequest) => Promise<Response> {
   return async function send(request) {
     const info: GatewayRequestInfo = { method: request.method, url: request.url };
     for (let attempt = 0; ; attempt++) {
@@ -83,7 +82,7 @@ export function createTransport({ fetch, timeoutMs, retry }: TransportOptions): 
  */
 async function sendOnce(
   fetch: FetchFunction,
-  request: Outgoing,
+  request: PreparedRequest,
   timeoutMs: number,
   info: GatewayRequestInfo,
 ): Promise<{ response: Response; body?: string }> {
@@ -113,11 +112,7 @@ async function sendOnce(
   };
   let handedOver = false;
   try {
-    const response =
-      request instanceof PreparedRequest
-        ? await fetch(request.url, signal ? { ...request.init, signal } : request.init)
-        : // A Request handed over by a middleware: its body can be read once, so each attempt sends a copy.
-          await fetch(request.body ? request.clone() : request, signal ? { signal } : undefined);
+    const response = await fetch(request.url, signal ? { ...request.init, signal } : request.init);
     if (!response.ok) return { response, body: await response.text() };
     handedOver = true;
     return { response: releasedAfterBody(response, release, failure) };
