@@ -59,11 +59,11 @@ export function createTransport({ fetch, timeoutMs, retry }: TransportOptions): 
       let error: GatewayApiError | GatewayNetworkError | GatewayTimeoutError;
       let retryAfterMs: number | undefined;
       try {
-        const { response, body } = await sendOnce(fetch, request, timeoutMs, info);
-        if (body === undefined) return response;
+        const { response, errorBody } = await sendOnce(fetch, request, timeoutMs, info);
+        if (errorBody === undefined) return response;
         retryAfterMs = parseRetryAfter(response.headers.get('Retry-After'));
         failure = response.status;
-        error = new GatewayApiError(info, response.status, body, retryAfterMs);
+        error = new GatewayApiError(info, response.status, errorBody, retryAfterMs);
       } catch (thrown) {
         if (!(thrown instanceof GatewayNetworkError || thrown instanceof GatewayTimeoutError)) throw thrown;
         failure = thrown.kind;
@@ -85,7 +85,7 @@ async function sendOnce(
   request: PreparedRequest,
   timeoutMs: number,
   info: GatewayRequestInfo,
-): Promise<{ response: Response; body?: string }> {
+): Promise<{ response: Response; errorBody?: string }> {
   const caller = request.signal;
   caller?.throwIfAborted();
   const timed = timeoutMs > 0 && timeoutMs < Infinity;
@@ -113,7 +113,7 @@ async function sendOnce(
   let handedOver = false;
   try {
     const response = await fetch(request.url, signal ? { ...request.init, signal } : request.init);
-    if (!response.ok) return { response, body: await response.text() };
+    if (!response.ok) return { response, errorBody: await response.text() };
     handedOver = true;
     return { response: releasedAfterBody(response, release, failure) };
   } catch (cause) {
