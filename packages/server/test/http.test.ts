@@ -86,6 +86,9 @@ describe('structured errors', () => {
     expect(ownerAddress).toBe(tronOfframpParams().refundAddress);
     const answer = await api.post('/v3/create-order', { offramp: withoutOwner });
     expect(answer).toMatchObject({ status: 400, body: { code: 'MISSING_OWNER_ADDRESS', details: null } });
+    // Not an offramp quote at all: the schema's INVALID_REQUEST, not a missing owner.
+    const twoKeys = await api.post('/v3/create-order', { offramp: withoutOwner, onramp: withoutOwner });
+    expect(twoKeys).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST' } });
   });
 
   it('answers a V4 quote without refundAddress with MISSING_REFUND_ADDRESS', async () => {

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { sandboxConfigFile, type GatewayConfig, type RunningServer } from '../src/index.js';
-import { affiliate, btc, client, evmUser, offrampParams, onrampParams, solanaSwapParams, testServer, tokenSwapParams, tronOfframpParams, usdcEthereum, wethBase } from './helpers.js';
+import { affiliate, btc, client, usdtTron, evmUser, offrampParams, onrampParams, solanaSwapParams, testServer, tokenSwapParams, tronOfframpParams, usdcEthereum, wethBase } from './helpers.js';
 
 let server: RunningServer;
 let api: ReturnType<typeof client>;
@@ -73,6 +73,19 @@ describe('onramp fees', () => {
     } finally {
       await lenient.close();
     }
+  });
+});
+
+describe('volume limits', () => {
+  it('counts the orders of an account over a day, and the open orders of a route', async () => {
+    const { refundAddress: _none, ...anonymous } = tronOfframpParams();
+    await expectError({ ...anonymous, amount: '500000000001' }, 'GLOBAL_LIMIT_EXCEEDED', { limit: '500000000000', token: usdtTron, chain_id: 'tron' });
+    const first = await api.quote(tronOfframpParams({ amount: '60000000000' }));
+    expect((await api.post('/v4/create-order', first.body)).status).toBe(201);
+    expect((await api.quote(tronOfframpParams({ amount: '40000000000' }))).status).toBe(200);
+    await expectError(tronOfframpParams({ amount: '40000000001' }), 'PER_ACCOUNT_LIMIT_EXCEEDED', { limit: '100000000000', token: usdtTron, chain_id: 'tron' });
+    // Another account is not held back by the first one's volume.
+    expect((await api.quote(tronOfframpParams({ amount: '40000000001', refundAddress: 'TXk8rQSAvPvBBNtqSoY6nCfsXWCSSpTVQF' }))).status).toBe(200);
   });
 });
 

@@ -40,6 +40,10 @@ export interface RouteConfig {
   minAmount: string;
   /** Largest input (EXCEEDED_LIMIT above it). */
   maxAmount?: string;
+  /** Most input one account (sender or refund address) may have in orders of the last 24 hours (PER_ACCOUNT_LIMIT_EXCEEDED). */
+  perAccountLimit?: string;
+  /** Most input all open orders of the route may hold together (GLOBAL_LIMIT_EXCEEDED). */
+  globalLimit?: string;
   /** Smallest output after fees (QUOTE_AMOUNT_TOO_LOW below it). */
   minOutputAmount?: string;
   solverFeeBps: number;

@@ -27,10 +27,11 @@ export interface QuoteRequest {
 }
 
 /** An inner quote before it is sealed (signedQuoteData is added by the seal). */
-export type UnsealedQuote =
+export type UnsealedQuote = { config: Route } & (
   | { route: 'onramp'; quote: Omit<GatewayOnrampQuoteV2, 'signedQuoteData'> & { refundAddress: string | null } }
   | { route: 'offramp'; quote: Omit<GatewayOfframpQuoteV4, 'signedQuoteData'> }
-  | { route: 'tokenSwap'; quote: GatewayTokenSwapQuoteV3 & { refundAddress: string | null } };
+  | { route: 'tokenSwap'; quote: GatewayTokenSwapQuoteV3 & { refundAddress: string | null } }
+);
 
 export interface QuoteEngineContext {
   config: GatewayConfig;
@@ -78,11 +79,11 @@ export function computeQuote(request: QuoteRequest, context: QuoteEngineContext)
   const common = { context, route, amount, slippage, affiliates, request };
   switch (route.kind) {
     case 'onramp':
-      return { route: 'onramp', quote: onrampQuote(common) };
+      return { config: route, route: 'onramp', quote: onrampQuote(common) };
     case 'offramp':
-      return { route: 'offramp', quote: offrampQuote(common) };
+      return { config: route, route: 'offramp', quote: offrampQuote(common) };
     case 'tokenSwap':
-      return { route: 'tokenSwap', quote: tokenSwapQuote(common) };
+      return { config: route, route: 'tokenSwap', quote: tokenSwapQuote(common) };
   }
 }
 
