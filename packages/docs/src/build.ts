@@ -18,10 +18,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundlePath, loadBundle, type OpenApiDocument } from '@swap-gateway/openapi';
 import { jsonExamples, listOperations, referenceAnchor, resolve, type Operation } from './document.js';
-import { detailShapesMarkdown, errorBodyMarkdown, errorsTableMarkdown, listErrorCodes, schemaMarker } from './generated/errors.js';
+import { detailShapesMarkdown, errorsTableMarkdown, listErrorCodes, schemaMarker } from './generated/errors.js';
 import { compareVersions, formatVersionsMarkdown } from '@swap-gateway/spec-diff';
 import { openQuestionsMarkdown } from './generated/open-questions.js';
 import { codeSamplesMarkdown, operationsTableMarkdown } from './generated/operations.js';
+import { schemaFieldsMarkdown } from './generated/schemas.js';
 import { fence } from './markdown-text.js';
 import { renderMarkdown } from './markdown.js';
 import { buildReference, referencePages } from './reference.js';
@@ -43,7 +44,7 @@ interface Context {
 const generators: Record<string, (context: Context, argument?: string) => string> = {
   'errors-table': ({ combined }) => errorsTableMarkdown(combined),
   'error-detail-shapes': ({ combined }) => detailShapesMarkdown(combined),
-  'error-body': ({ combined }, schema) => errorBodyMarkdown(combined, required(schema, 'error-body')),
+  fields: ({ combined }, schema) => schemaFieldsMarkdown(combined, required(schema, 'fields')),
   unspecified: ({ combined }, schema) => schemaMarker(combined, required(schema, 'unspecified'), 'x-unspecified'),
   inferred: ({ combined }, schema) => schemaMarker(combined, required(schema, 'inferred'), 'x-inferred'),
   'open-questions': ({ combined }) => openQuestionsMarkdown(combined),

@@ -160,25 +160,6 @@ export function detailShapesMarkdown(document: OpenApiDocument): string {
   return table(['Shape', 'Fields', 'Meaning'], rows);
 }
 
-/** The fields of an error-body schema, with what is required and the schema's own markers. */
-export function errorBodyMarkdown(document: OpenApiDocument, schemaName: string): string {
-  const schema = resolve<{ required?: string[]; properties?: Record<string, { description?: string; $ref?: string }> }>(
-    document,
-    document.components.schemas?.[schemaName],
-  );
-  const rows = Object.entries(schema.properties ?? {}).map(([name, property]) => {
-    const target = property.$ref ? property.$ref.split('/').at(-1) : undefined;
-    const described = resolve<{ description?: string; type?: unknown }>(document, property);
-    return [
-      code(name),
-      schema.required?.includes(name) ? 'yes' : 'no',
-      target ? code(target) : String(described.type ?? ''),
-      escapeCell(described.description ?? ''),
-    ];
-  });
-  return table(['Field', 'Required', 'Type', 'Notes'], rows);
-}
-
 /** The `x-unspecified` / `x-inferred` sentence of a schema, for the guide to quote. */
 export function schemaMarker(document: OpenApiDocument, schemaName: string, marker: 'x-unspecified' | 'x-inferred'): string {
   const schema = resolve<Record<string, unknown>>(document, document.components.schemas?.[schemaName]);

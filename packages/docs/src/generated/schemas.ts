@@ -1,0 +1,55 @@
+/**
+ * A component schema's fields as a table, read from the bundle: name, whether it is required, its
+ * type (a referenced model by name) and its description, with the document's `x-unspecified` and
+ * `x-inferred` sentences said next to the field they mark.
+ */
+import type { OpenApiDocument } from '@swap-gateway/openapi';
+import { resolve } from '../document.js';
+import { code, escapeCell, table } from '../markdown-text.js';
+
+interface Schema {
+  $ref?: string;
+  type?: string | string[];
+  items?: Schema;
+  const?: unknown;
+  description?: string;
+  required?: string[];
+  properties?: Record<string, Schema>;
+  allOf?: Schema[];
+  'x-unspecified'?: string;
+  'x-inferred'?: string;
+}
+
+const modelName = (ref: string) => ref.split('/').at(-1) ?? ref;
+
+function typeOf(document: OpenApiDocument, schema: Schema): string {
+  if (schema.$ref) return code(modelName(schema.$ref));
+  if (schema.const !== undefined) return code(JSON.stringify(schema.const));
+  const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
+  if (types.length === 0) return schema.allOf ? schema.allOf.map((part) => typeOf(document, part)).join(' and ') : 'any';
+  return types.map((type) => (type === 'array' && schema.items ? `array of ${typeOf(document, schema.items)}` : type)).join(' or ');
+}
+
+/** The properties of a schema and of the `allOf` parts it is made of, with what each requires. */
+function fieldsOf(document: OpenApiDocument, node: Schema): Array<{ name: string; schema: Schema; required: boolean }> {
+  const schema = resolve<Schema>(document, node);
+  const own = Object.entries(schema.properties ?? {}).map(([name, property]) => ({ name, schema: property, required: schema.required?.includes(name) ?? false }));
+  return [...own, ...(schema.allOf ?? []).flatMap((part) => fieldsOf(document, part))];
+}
+
+export function schemaFieldsMarkdown(document: OpenApiDocument, schemaName: string): string {
+  const schema = document.components.schemas?.[schemaName];
+  if (!schema) throw new Error(`generated:fields:${schemaName}: the bundle has no schema ${schemaName}`);
+  const fields = fieldsOf(document, schema as Schema);
+  if (fields.length === 0) throw new Error(`generated:fields:${schemaName}: the schema has no fields to list`);
+  const rows = fields.map(({ name, schema: property, required }) => {
+    // A field given as a reference carries its own description, or its model's.
+    const described = property.description ?? resolve<Schema>(document, property).description ?? '';
+    const markers = [
+      property['x-unspecified'] && `_Not shown:_ ${property['x-unspecified']}`,
+      property['x-inferred'] && `_Inferred:_ ${property['x-inferred']}`,
+    ].filter(Boolean);
+    return [code(name), required ? 'yes' : 'no', typeOf(document, property), escapeCell([described, ...markers].join(' '))];
+  });
+  return table(['Field', 'Required', 'Type', 'Notes'], rows);
+}
