@@ -62,7 +62,7 @@ const invalidCases: InvalidCase[] = [
   ...['createOrderV4', 'createOrderV3'].flatMap((operationId) => [
     { operationId, what: 'empty object', change: withBody({}) },
     { operationId, what: 'body that is not JSON', change: withRawBody('{"onramp":') },
-    { operationId, what: 'quote with two route keys', change: withBody({ ...onrampQuote, offramp: onrampQuote.onramp }) },
+    { operationId, what: 'quote with two route keys', change: withBody({ ...onrampQuote, tokenSwap: onrampQuote.onramp }) },
     { operationId, what: 'empty onramp quote', change: withBody({ onramp: {} }) },
     { operationId, what: 'amount that is not digits', change: withBody({ onramp: { ...onrampQuote.onramp, inputAmount: { ...(onrampQuote.onramp.inputAmount as object), amount: '1e6' } } }) },
     { operationId, what: 'array body', change: withBody([onrampQuote]) },
