@@ -56,6 +56,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
     return reply.code(404).send(new GatewayError('INVALID_REQUEST', `no operation at ${request.method} ${path}`, { message: 'the operations are under /v4 and /v3; V1 and V2 are removed' }, 404).toBody());
   });
 
+  if (config.sandbox) await sandboxRoutes(app, services);
   registerDocumentRoutes(app, source, { ...v4Operations(services), ...v3Operations(services) });
 
   app.get('/health', { config: { rateLimit: false } }, async () => {
@@ -63,7 +64,6 @@ export async function buildApp(services: Services, options: AppOptions): Promise
     return { status: 'ok', storage: services.db.engine };
   });
 
-  if (config.sandbox) await sandboxRoutes(app, services);
   return app;
 }
 

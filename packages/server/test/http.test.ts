@@ -99,6 +99,14 @@ describe('structured errors', () => {
     expect(answer).toMatchObject({ status: 400, body: { code: 'MISSING_REFUND_ADDRESS' } });
   });
 
+  it('fails the next requests on request in the sandbox, as an unexpected fault', async () => {
+    expect((await api.post('/sandbox/faults', { count: 1 })).body).toEqual({ faults: 1 });
+    const failed = await api.get('/v4/get-routes');
+    expect(failed).toMatchObject({ status: 500, body: { code: 'INTERNAL_ERROR', error: 'an unexpected error occurred', details: null } });
+    expect(JSON.stringify(failed.body)).not.toContain('10.0.0.7');
+    expect((await api.get('/v4/get-routes')).status).toBe(200);
+  });
+
   it('turns an unexpected fault into INTERNAL_ERROR without internals', async () => {
     const answer = await api.get('/v4/get-max-spendable/bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
     expect(answer.status).toBe(500);

@@ -1,7 +1,8 @@
 /**
  * Sandbox control, outside /v3 and /v4: tell the simulated indexers that a user sent a source
  * transaction, force an order's outcome, move the clock forward, look at the market maker's
- * liquidity. Only registered when the configuration enables the sandbox.
+ * liquidity, make the next requests fail unexpectedly. Only registered when the configuration
+ * enables the sandbox; registered before the document's routes so that its hook applies to them.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidRequest } from '../http/errors.js';
@@ -15,6 +16,21 @@ const outcomes: ForcedOutcome[] = ['success', 'failed', 'refunded'];
 export async function sandboxRoutes(app: FastifyInstance, services: Services): Promise<void> {
   const { lifecycle, view, clock, db } = services;
   const render = (order: Parameters<typeof view.render>[0]) => view.render(order, clock.now());
+
+  // Faults on request, so that integrators (and the contract suite) see how the API answers one.
+  let faults = 0;
+  app.addHook('preHandler', async (request) => {
+    if (faults > 0 && /^\/v[34]\//.test(request.url)) {
+      faults--;
+      throw new Error('sandbox: injected fault with internals that must not leak (10.0.0.7:5432)');
+    }
+  });
+  app.post('/sandbox/faults', async (request: FastifyRequest<{ Body: Record<string, unknown> | undefined }>) => {
+    const count = request.body?.count ?? 1;
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > 1000) throw invalidRequest('count must be a whole number from 0 to 1000', { message: 'count' });
+    faults = count;
+    return { faults };
+  });
 
   app.post('/sandbox/orders/:id/source-sent', async (request: OrderRequest) => {
     const txHash = optionalString(request.body, 'txHash');
