@@ -11,6 +11,11 @@ export const allCapabilities = [
   'applies business rules',
   /** Has the sandbox controls that move orders forward on the simulated chains. */
   'can advance the simulated chain',
+  /**
+   * A local target whose rate limit the suite may spend, from another loopback address (127.0.0.2),
+   * in a bounded burst. Never staging.
+   */
+  'can be driven to its rate limit',
   /** Answers any documented response on request (`Prefer: code=..., example=...`), as the Prism mock does. */
   'serves examples on request',
 ] as const;

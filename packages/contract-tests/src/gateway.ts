@@ -3,6 +3,8 @@
  * (checker.ts) before a test sees it, and each conforming (operation, status) is recorded for the
  * coverage table.
  */
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { contractProblems } from './checker.js';
 import { recordExercised } from './coverage.js';
 import { documentedResponse, matchOperation, type Operation } from './document.js';
@@ -22,6 +24,11 @@ export interface GatewayRequest {
   apiKey?: string | null;
   /** The request asks for a 5xx on purpose (the mock's `Prefer: code=500`). */
   serverErrorRequested?: boolean;
+  /**
+   * Local address to send from, e.g. `127.0.0.2`: another loopback address is another client to a
+   * target that counts its rate limit per address.
+   */
+  from?: string;
 }
 
 export interface GatewayResponse<Body = unknown> {
@@ -58,8 +65,8 @@ export function createGateway(url: string, apiKey?: string): Gateway {
         headers['content-type'] = request.contentType ?? 'application/json';
       }
 
-      const response = await fetch(target, { method, headers, body, signal: AbortSignal.timeout(requestTimeoutMs) });
-      const text = await response.text();
+      const response = await exchange(target, { method, headers, body, localAddress: request.from });
+      const { text } = response;
       const operation = matchOperation(method, target.pathname);
       const problems = contractProblems(operation, { status: response.status, headers: response.headers, text }, { serverErrorRequested: request.serverErrorRequested });
       if (problems.length) {
@@ -72,4 +79,41 @@ export function createGateway(url: string, apiKey?: string): Gateway {
       return { status: response.status, headers: response.headers, body: parsed, operation };
     },
   };
+}
+
+interface Exchanged {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+// Kept-alive connections, one pool per local address, so that bursts stay cheap.
+const agents = new Map<string, HttpAgent>();
+const agentFor = (secure: boolean, localAddress = '') => {
+  const name = `${secure}:${localAddress}`;
+  let agent = agents.get(name);
+  if (!agent) agents.set(name, (agent = secure ? new HttpsAgent({ keepAlive: true, localAddress: localAddress || undefined }) : new HttpAgent({ keepAlive: true, localAddress: localAddress || undefined })));
+  return agent;
+};
+
+/** One HTTP exchange with node:http (fetch cannot choose the local address), bounded in time. */
+function exchange(url: URL, options: { method: string; headers: Record<string, string>; body: string | undefined; localAddress: string | undefined }): Promise<Exchanged> {
+  const secure = url.protocol === 'https:';
+  return new Promise((resolve, reject) => {
+    const outgoing = (secure ? httpsRequest : httpRequest)(url, { method: options.method, headers: options.headers, agent: agentFor(secure, options.localAddress), timeout: requestTimeoutMs }, (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('error', reject);
+      incoming.on('end', () => {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(incoming.headers)) {
+          for (const item of [value ?? []].flat()) headers.append(name, item);
+        }
+        resolve({ status: incoming.statusCode ?? 0, headers, text: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${requestTimeoutMs} ms`)));
+    outgoing.on('error', reject);
+    outgoing.end(options.body);
+  });
 }
