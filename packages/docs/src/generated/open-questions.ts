@@ -4,6 +4,7 @@
  * the operation or schema they belong to.
  */
 import { listOpenQuestions, type OpenApiDocument, type OpenQuestion } from '@swap-gateway/openapi';
+import { listOperations } from '../document.js';
 import { code, escapeCell, table } from '../markdown-text.js';
 
 /** The operation or schema a question is about: the first part of its location. */
@@ -19,14 +20,17 @@ export function openQuestionsMarkdown(document: OpenApiDocument): string {
   const summary =
     `The document marks **${questions.length}** spots: **${unspecified}** where the description does not show the contract ` +
     `(\`x-unspecified\`) and **${questions.length - unspecified}** where behaviour forced a choice it leaves open (\`x-inferred\`).`;
+  const operations = new Map(listOperations(document).map((operation) => [`${operation.method.toUpperCase()} ${operation.path}`, operation]));
   const sections = [...groups.entries()].map(([subject, entries]) => {
+    const operation = operations.get(subject);
+    const link = operation ? `[${operation.operationId} in the reference](op:${operation.operationId})\n\n` : '';
     const rows = entries.map((question) => [
       escapeCell(question.location.split(' › ').slice(1).join(' › ') || '(itself)'),
       `<span class="badge badge-${question.kind}">${question.kind}</span>`,
       escapeCell(question.text),
       code(question.pointer),
     ]);
-    return `### ${subject}\n\n${table(['Where', 'Kind', 'Question', 'Pointer'], rows)}`;
+    return `### ${subject}\n\n${link}${table(['Where', 'Kind', 'Question', 'Pointer'], rows)}`;
   });
   return [summary, ...sections].join('\n\n');
 }
