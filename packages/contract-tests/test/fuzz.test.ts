@@ -39,7 +39,7 @@ interface InvalidCase {
 
 const withQuery = (query: Record<string, string | undefined>) => (request: GatewayRequest) => ({ ...request, query: { ...request.query, ...query } });
 const withBody = (body: unknown) => (request: GatewayRequest) => ({ ...request, body });
-const withRawBody = (rawBody: string) => (request: GatewayRequest) => ({ ...request, body: undefined, rawBody });
+const withRawBody = (rawBody: string, contentType?: string) => (request: GatewayRequest) => ({ ...request, body: undefined, rawBody, contentType });
 const withPath = (path: string) => (request: GatewayRequest) => ({ ...request, path });
 
 const quoteRequired = operation('getQuoteV4').parameters.filter((parameter) => parameter.required).map(({ name }) => name);
@@ -62,6 +62,8 @@ const invalidCases: InvalidCase[] = [
   ...['createOrderV4', 'createOrderV3'].flatMap((operationId) => [
     { operationId, what: 'empty object', change: withBody({}) },
     { operationId, what: 'body that is not JSON', change: withRawBody('{"onramp":') },
+    // The description answers every create-order failure with 400; a media-type refusal is one.
+    { operationId, what: 'quote sent as text/plain', change: withRawBody(JSON.stringify(onrampQuote), 'text/plain') },
     { operationId, what: 'quote with two route keys', change: withBody({ ...onrampQuote, tokenSwap: onrampQuote.onramp }) },
     { operationId, what: 'empty onramp quote', change: withBody({ onramp: {} }) },
     { operationId, what: 'amount that is not digits', change: withBody({ onramp: { ...onrampQuote.onramp, inputAmount: { ...(onrampQuote.onramp.inputAmount as object), amount: '1e6' } } }) },

@@ -145,7 +145,7 @@ describe('stop()', () => {
 });
 
 describe('the CLI (pnpm mock)', () => {
-  it('prints where it listens and leaves no Prism behind on Ctrl-C', async () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)('prints where it listens and leaves no Prism behind on %s', async (signal) => {
     const cli = spawn(process.execPath, [fileURLToPath(new URL('../dist/cli.js', import.meta.url)), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     const banner = new Promise<RegExpExecArray>((resolve, reject) => {
@@ -160,7 +160,7 @@ describe('the CLI (pnpm mock)', () => {
       const [, prismPid, url] = await banner;
       expect((await fetch(`${url}/v4/get-routes`)).status).toBe(200);
       const exited = once(cli, 'exit');
-      cli.kill('SIGINT');
+      cli.kill(signal);
       const [code] = await exited;
       expect(code).toBe(0);
       expect(await waitUntilGone(Number(prismPid))).toBe(true);
