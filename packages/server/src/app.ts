@@ -29,6 +29,17 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   app.setValidatorCompiler(compilers.validatorCompiler);
   app.setSerializerCompiler(compilers.serializerCompiler);
 
+  // Graceful close: Fastify stops accepting requests and closes idle connections; a request still in
+  // flight tells its client to drop the keep-alive connection, so the server can close after it.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
+
   const routeTable: Array<{ method: string; pattern: RegExp }> = [];
   app.addHook('onRoute', (route) => {
     const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, '[^/]+')}$`);

@@ -14,6 +14,30 @@ const tempDir = () => {
 };
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
+describe('graceful shutdown', () => {
+  it('lets an in-flight request finish, then closes the store', async () => {
+    const { SimulatedBitcoin } = await import('../src/chains/bitcoin.js');
+    const simulated = new SimulatedBitcoin({ network: 'bitcoin', feeRate: 12, simulatedBalanceSats: '2500000' });
+    let started!: () => void;
+    const requestStarted = new Promise<void>((resolve) => (started = resolve));
+    // A Bitcoin backend that takes its time, so the request is in flight when close() is called.
+    const slow = Object.assign(Object.create(simulated) as typeof simulated, {
+      utxos: async (address: string) => {
+        started();
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        return simulated.utxos(address);
+      },
+    });
+    const server = await testServer({ adapters: { bitcoin: slow } });
+    const inFlight = client(server.url).get('/v4/get-max-spendable/bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
+    await requestStarted;
+    await server.close();
+    expect((await inFlight).status).toBe(200);
+    await expect(server.services.db.query('SELECT 1')).rejects.toThrow();
+    await expect(fetch(`${server.url}/health`)).rejects.toThrow();
+  });
+});
+
 describe('restart', () => {
   it('keeps orders, unused quotes, reservations and cursors across a restart', async () => {
     const dataDir = tempDir();
