@@ -12,6 +12,8 @@ async function main(): Promise<void> {
   let values;
   try {
     ({ values } = parseArgs({
+      // `pnpm mock -- --port 5000` passes the separator through.
+      args: process.argv.slice(2).filter((arg, index) => !(index === 0 && arg === '--')),
       options: {
         host: { type: 'string', default: process.env.MOCK_HOST ?? '127.0.0.1' },
         port: { type: 'string', default: process.env.MOCK_PORT ?? '4010' },
