@@ -1,0 +1,39 @@
+/**
+ * The contract check itself must be able to fail: each way a response can break the document is
+ * shown to be caught, on responses made up here (no target involved).
+ */
+import { describe, expect, it } from 'vitest';
+import { contractProblems } from '../src/checker.js';
+import { operation } from '../src/document.js';
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
+  status,
+  headers: new Headers({ 'content-type': 'application/json; charset=utf-8', ...headers }),
+  text: JSON.stringify(body),
+});
+const error = { code: 'EXCEEDED_LIMIT', error: 'slow down', details: { limit: '60' } };
+const getOrder = operation('getOrderV4');
+const example = getOrder.responses.find(({ status }) => status === '200')!.examples.success;
+
+describe('the contract check', () => {
+  it('passes a documented status with a valid body', () => {
+    expect(contractProblems(getOrder, json(200, example))).toEqual([]);
+  });
+
+  it.each([
+    ['an undocumented status', json(400, error), /status 400 is not documented/],
+    ['an unrequested 5xx', json(500, { code: 'INTERNAL_ERROR', error: 'boom' }), /answered 500/],
+    ['a body that breaks the schema', json(200, { ...(example as object), status: { inProgress: {}, success: {} } }), /does not validate/],
+    ['an undocumented content type', { ...json(200, example), headers: new Headers({ 'content-type': 'text/html' }) }, /content type text\/html is not documented/],
+    ['a missing required header', json(429, error), /required header Retry-After is missing/],
+    ['a required header of the wrong type', json(429, error, { 'retry-after': 'soon' }), /header Retry-After/],
+    ['JSON that is not JSON', { ...json(200, example), text: '{"id":' }, /not JSON/],
+  ])('catches %s', (_what, response, problem) => {
+    expect(contractProblems(getOrder, response).join('\n')).toMatch(problem);
+  });
+
+  it('holds requests outside the document to 404/405 and the error body', () => {
+    expect(contractProblems(undefined, json(200, { ok: true })).join('\n')).toMatch(/not 404 or 405[\s\S]*does not validate/);
+    expect(contractProblems(undefined, json(404, { code: 'INVALID_REQUEST', error: 'no operation' }))).toEqual([]);
+  });
+});
