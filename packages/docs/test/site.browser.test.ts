@@ -18,6 +18,8 @@ const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = existsSync(chromiumPath);
 if (!hasChromium) console.warn(`docs browser test skipped: no Chromium at ${chromiumPath} (scripts/system-deps.sh installs Debian's chromium; or set CHROMIUM_PATH)`);
 
+/** How long a page may take to scroll or render after an action: generous, for CI's 2 busy cores. */
+const settle = { timeout: 15_000, interval: 100 };
 const localHosts = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const operations = [...listOperations(loadBundle('gateway-v4')), ...listOperations(loadBundle('gateway-v3'))];
 
@@ -31,7 +33,7 @@ async function blockOutsideLocalhost(context: BrowserContext, blocked: string[])
   });
 }
 
-describe.skipIf(!hasChromium)('the docs site in Chromium', () => {
+describe.skipIf(!hasChromium)('the docs site in Chromium', { timeout: 120_000 }, () => {
   let site: ServedSite;
   let browser: Browser;
   let context: BrowserContext;
@@ -93,7 +95,7 @@ describe.skipIf(!hasChromium)('the docs site in Chromium', () => {
     // A link from the landing page opens the operation in the reference.
     await page.locator(`a[href$="${referenceAnchor(operations[1]!)}"]`).click();
     await page.waitForURL(/reference\/v4\.html#/);
-    await expect.poll(() => inViewport(operationHeading(page, operations[1]!.summary))).toBe(true);
+    await expect.poll(() => inViewport(operationHeading(page, operations[1]!.summary)), settle).toBe(true);
     await page.close();
   });
 
@@ -124,7 +126,7 @@ describe.skipIf(!hasChromium)('the docs site in Chromium', () => {
         await link.click();
         await page.waitForURL((url) => url.hash === referenceAnchor(operation));
         const heading = operationHeading(page, operation.summary);
-        await expect.poll(() => inViewport(heading), { message: `${operation.operationId} opens` }).toBe(true);
+        await expect.poll(() => inViewport(heading), { ...settle, message: `${operation.operationId} opens` }).toBe(true);
       }
       if (version === 'v3') await page.getByText('V3 is kept for existing integrations.').first().waitFor({ state: 'visible' });
       if (version === 'v4') {
@@ -163,11 +165,11 @@ describe.skipIf(!hasChromium)('the docs site in Chromium', () => {
     await page.locator('#site-search').fill('quote a swap');
     await page.locator('#search-results a', { hasText: 'GET /v4/get-quote' }).first().click();
     await page.waitForURL(/reference\/v4\.html#\/v4\/getquotev4$/);
-    await expect.poll(() => inViewport(operationHeading(page, 'Quote a swap'))).toBe(true);
+    await expect.poll(() => inViewport(operationHeading(page, 'Quote a swap')), settle).toBe(true);
 
     // Search works on the reference pages too, and says when nothing matches.
     await page.locator('#site-search').fill('zzqx nothing like this');
-    await expect.poll(() => page.locator('#search-results').textContent()).toContain('Nothing matches');
+    await expect.poll(() => page.locator('#search-results').textContent(), settle).toContain('Nothing matches');
     await page.close();
   });
 
