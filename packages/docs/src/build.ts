@@ -85,8 +85,17 @@ function expandDirectives(source: string, context: Context, file: string): strin
   });
 }
 
-/** Checks and rewrites a guide's link: `op:ID`, `err:CODE`, a site page `/x.html#y`, or an anchor of the page. */
-function linkResolver(context: Context, codes: Set<string>, knownPages: Set<string>, file: string) {
+interface AnchorLink {
+  file: string;
+  page: string;
+  anchor: string;
+}
+
+/**
+ * Checks and rewrites a guide's link: `op:ID`, `err:CODE`, a site page `/x.html#y`, or an anchor of
+ * the page. Anchors into guides are recorded, to be checked once every guide is rendered.
+ */
+function linkResolver(context: Context, codes: Set<string>, knownPages: Set<string>, page: string, file: string, anchors: AnchorLink[]) {
   return (href: string): string => {
     if (href.startsWith('op:')) {
       const operation = context.operations.find((candidate) => candidate.operationId === href.slice(3));
@@ -97,10 +106,14 @@ function linkResolver(context: Context, codes: Set<string>, knownPages: Set<stri
       if (!codes.has(href.slice(4))) throw new Error(`${file}: link to unknown error code ${href}`);
       return `/guides/errors.html#${href.slice(4)}`;
     }
-    if (href.startsWith('#')) return href;
+    if (href.startsWith('#')) {
+      anchors.push({ file, page, anchor: href.slice(1) });
+      return href;
+    }
     if (href.startsWith('/')) {
-      const target = href.slice(1).split('#')[0] ?? '';
+      const [target = '', anchor] = href.slice(1).split('#');
       if (!knownPages.has(target)) throw new Error(`${file}: link to ${href}, which the site does not have`);
+      if (anchor !== undefined && !target.startsWith('reference/')) anchors.push({ file, page: target, anchor });
       return href;
     }
     throw new Error(`${file}: link ${href} leaves the site; the docs link only to their own pages`);
@@ -135,14 +148,22 @@ export async function buildSite(outputDirectory = defaultOutput): Promise<{ page
 
   const pages: string[] = [];
   const searchEntries: SearchEntry[] = [];
+  const anchorLinks: AnchorLink[] = [];
+  const anchorsOf = new Map<string, Set<string>>();
+  const codeNames = new Set(codes.map((entry) => entry.code));
   for (const page of markdownPages) {
     const file = join(guidesDirectory, page.source);
     const markdown = expandDirectives(readFileSync(file, 'utf8'), context, page.source);
-    const rendered = renderMarkdown(markdown, linkResolver(context, new Set(codes.map((entry) => entry.code)), knownPages, page.source));
+    const rendered = renderMarkdown(markdown, linkResolver(context, codeNames, knownPages, page.href, page.source, anchorLinks));
+    anchorsOf.set(page.href, new Set([...rendered.html.matchAll(/\bid="([^"]+)"/g)].map((match) => match[1] ?? '')));
     const description = /<p>([\s\S]*?)<\/p>/.exec(rendered.html)?.[1]?.replace(/<[^>]+>/g, '') ?? rendered.title;
     write(page.href, guidePage({ href: page.href, title: rendered.title, html: rendered.html, headings: rendered.headings, description }));
     searchEntries.push(...guideEntries({ href: page.href, title: rendered.title, html: rendered.html }));
     pages.push(page.href);
+  }
+
+  for (const { file, page, anchor } of anchorLinks) {
+    if (!anchorsOf.get(page)?.has(anchor)) throw new Error(`${file}: link to ${page}#${anchor}, which has no such anchor`);
   }
 
   for (const version of ['v4', 'v3'] as const) {
