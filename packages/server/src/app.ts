@@ -78,14 +78,18 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   return app;
 }
 
-/** Failures Fastify itself detects (body too large, wrong media type, malformed JSON) as documented errors. */
+/**
+ * Failures Fastify itself detects (body too large, wrong media type, malformed JSON) as documented
+ * errors. They are 400 like every other bad request body: the document gives create-order and
+ * register-tx no other failure status, and a client handles them the same way.
+ */
 function toGatewayError(error: FastifyError, bodyLimit: number, headers: Record<string, unknown>): GatewayError | undefined {
   if (error instanceof GatewayError) return error;
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new GatewayError('INVALID_REQUEST', `the request body is larger than ${bodyLimit} bytes`, { max: String(bodyLimit), actual: String(headers['content-length'] ?? 'unknown') }, 413);
+      return new GatewayError('INVALID_REQUEST', `the request body is larger than ${bodyLimit} bytes`, { max: String(bodyLimit), actual: String(headers['content-length'] ?? 'unknown') }, 400);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new GatewayError('INVALID_REQUEST', 'the request body must be application/json', { expected: 'application/json', actual: String(headers['content-type'] ?? 'none') }, 415);
+      return new GatewayError('INVALID_REQUEST', 'the request body must be application/json', { expected: 'application/json', actual: String(headers['content-type'] ?? 'none') }, 400);
   }
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
     return new GatewayError('INVALID_REQUEST', 'the request is malformed', { message: error.message }, 400);

@@ -74,9 +74,9 @@ describe('structured errors', () => {
     expect(broken.status).toBe(400);
     expect(await broken.json()).toMatchObject({ code: 'INVALID_REQUEST', error: 'the request is malformed' });
     const large = await api.post('/v4/create-order', { onramp: { padding: 'x'.repeat(5000) } });
-    expect(large).toMatchObject({ status: 413, body: { code: 'INVALID_REQUEST', details: { max: '4096' } } });
+    expect(large).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST', details: { max: '4096' } } });
     const text = await fetch(`${server.url}/v4/create-order`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: '<quote/>' });
-    expect(text.status).toBe(415);
+    expect(text.status).toBe(400);
     expect(await text.json()).toMatchObject({ code: 'INVALID_REQUEST', details: { expected: 'application/json', actual: 'application/xml' } });
   });
 
