@@ -65,6 +65,17 @@ describe('code samples against the mock', () => {
     }
   }
 
+  it('runs the API-key guide snippet without a key, and the client refuses a key of the wrong length', async () => {
+    const snippet = join(samplesDirectory, 'guides', 'api-key.ts');
+    const withoutKey = await run(process.execPath, ['--import', tsxLoader, snippet], { env: { ...process.env, GATEWAY_URL: mock.url, GATEWAY_API_KEY: undefined }, timeout: 30_000 });
+    expect(withoutKey.stdout).toContain('srcChain');
+    const shortKey = await run(process.execPath, ['--import', tsxLoader, snippet], { env: { ...process.env, GATEWAY_URL: mock.url, GATEWAY_API_KEY: 'too-short' }, timeout: 30_000 }).then(
+      () => 'ran',
+      (error: { stderr: string }) => error.stderr,
+    );
+    expect(shortKey).toContain('apiKey must be exactly 32 characters');
+  });
+
   it('runs the amounts guide snippet and prints what its comments say', async () => {
     const { stdout } = await run(process.execPath, ['--import', tsxLoader, join(samplesDirectory, 'guides', 'amounts.ts')], { timeout: 30_000 });
     expect(stdout.trim().split('\n')).toEqual(['1250000', '0.00993000', '250000000']);
