@@ -64,6 +64,7 @@ const invalidCases: InvalidCase[] = [
     { operationId, what: 'body that is not JSON', change: withRawBody('{"onramp":') },
     // The description answers every create-order failure with 400; a media-type refusal is one.
     { operationId, what: 'quote sent as text/plain', change: withRawBody(JSON.stringify(onrampQuote), 'text/plain') },
+    { operationId, what: 'body sent as application/xml', change: withRawBody('<onramp/>', 'application/xml') },
     { operationId, what: 'quote with two route keys', change: withBody({ ...onrampQuote, tokenSwap: onrampQuote.onramp }) },
     { operationId, what: 'empty onramp quote', change: withBody({ onramp: {} }) },
     { operationId, what: 'amount that is not digits', change: withBody({ onramp: { ...onrampQuote.onramp, inputAmount: { ...(onrampQuote.onramp.inputAmount as object), amount: '1e6' } } }) },
