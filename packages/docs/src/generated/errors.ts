@@ -6,7 +6,7 @@
  * document does not show is said to be not shown.
  */
 import { createSchemaValidator, type OpenApiDocument } from '@swap-gateway/openapi';
-import { jsonExamples, listResponses, resolve, type Operation } from '../document.js';
+import { jsonExamples, listOperations, listResponses, resolve, type Operation } from '../document.js';
 import { code, escapeCell, table } from '../markdown-text.js';
 
 export interface ErrorCode {
@@ -79,6 +79,15 @@ function describeType(schema: { type?: unknown; items?: { type?: unknown } }): s
   return types.map((type) => (type === 'array' ? `array of ${String(schema.items?.type)}` : String(type))).join(' or ');
 }
 
+/**
+ * Whether the document inferred a response (its status) rather than took it from the description:
+ * `x-inferred` on the response, or on one of its headers (the 429's sentence stands on Retry-After).
+ */
+function isInferred(document: OpenApiDocument, response: Record<string, unknown>): boolean {
+  const headers = Object.values((response.headers ?? {}) as Record<string, unknown>).map((header) => resolve(document, header));
+  return [response, ...headers].some((node) => typeof node['x-inferred'] === 'string');
+}
+
 export function listErrorCodes(document: OpenApiDocument): ErrorCode[] {
   const v4 = codesOf(document, 'GatewayErrorCodeV4');
   const v3 = new Set(codesOf(document, 'GatewayErrorCodeV3').map((entry) => entry.code));
@@ -97,7 +106,7 @@ export function listErrorCodes(document: OpenApiDocument): ErrorCode[] {
       const entry = byCode.get(value.code);
       if (!entry) throw new Error(`example ${example.name} of ${operation.operationId} ${status} carries ${value.code}, which no error-code schema lists`);
       if (!entry.returnedBy.some((seen) => seen.operation.operationId === operation.operationId && seen.status === status)) {
-        entry.returnedBy.push({ operation, status, statusInferred: typeof response['x-inferred'] === 'string' });
+        entry.returnedBy.push({ operation, status, statusInferred: isInferred(document, response) });
       }
       if ('details' in value) {
         for (const title of shapeOf(value.details)) if (!entry.detailShapes.includes(title)) entry.detailShapes.push(title);
@@ -110,8 +119,11 @@ export function listErrorCodes(document: OpenApiDocument): ErrorCode[] {
 /** The operation's name as a reader knows it: the path without version and parameters (`get-quote`). */
 const operationName = (operation: Operation) => operation.path.split('/')[2] ?? operation.path;
 
-/** `**400** get-quote*, create-order` lines, one per status; `*` marks a status the document inferred. */
-function statusCell(entry: ErrorCode): string {
+/**
+ * `**400** get-quote*, create-order` lines, one per status; `*` marks a status the document
+ * inferred. A status every operation documents (401, 429, 500) reads "every operation".
+ */
+function statusCell(entry: ErrorCode, everyOperation: Set<string>): string {
   if (entry.returnedBy.length === 0) return '_not shown_';
   const byStatus = new Map<string, Map<string, boolean>>();
   for (const { operation, status, statusInferred } of entry.returnedBy) {
@@ -121,7 +133,13 @@ function statusCell(entry: ErrorCode): string {
   }
   return [...byStatus.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([status, names]) => `**${status}** <span class="muted">${[...names].map(([name, inferred]) => `${name}${inferred ? '*' : ''}`).join(', ')}</span>`)
+    .map(([status, names]) => {
+      const operations =
+        names.size === everyOperation.size
+          ? `every operation${[...names.values()].every(Boolean) ? '*' : ''}`
+          : [...names].map(([name, inferred]) => `${name}${inferred ? '*' : ''}`).join(', ');
+      return `**${status}** <span class="muted">${operations}</span>`;
+    })
     .join('<br>');
 }
 
@@ -129,9 +147,8 @@ function shapeCell(entry: ErrorCode, shapes: DetailShape[]): string {
   if (entry.detailShapes.length === 0) return '_not shown_';
   return entry.detailShapes
     .map((title) => {
-      const shape = shapes.find((candidate) => candidate.title === title);
-      if (!shape || shape.fields.length === 0) return code('null');
-      return shape.fields.map((field) => code(field.name)).join(' ');
+      const fields = shapes.find((candidate) => candidate.title === title)?.fields ?? [];
+      return fields.length === 0 ? code('null') : fields.map((field) => code(field.name)).join(' ');
     })
     .join(' or ');
 }
@@ -140,11 +157,12 @@ function shapeCell(entry: ErrorCode, shapes: DetailShape[]): string {
 export function errorsTableMarkdown(document: OpenApiDocument): string {
   const codes = listErrorCodes(document);
   const shapes = detailShapes(document);
+  const everyOperation = new Set(listOperations(document).map(operationName));
   const rows = codes.map((entry) => [
     `<span id="${entry.code}"></span>${code(entry.code)}`,
     escapeCell(entry.meaning),
     `${entry.introducedIn}${entry.versions.includes('V3') ? '' : ` <span class="muted">(${entry.versions.join(', ')} only)</span>`}`,
-    statusCell(entry),
+    statusCell(entry, everyOperation),
     shapeCell(entry, shapes),
   ]);
   return table(['Code', 'Meaning', 'Introduced', 'HTTP status · operations', 'Details in the examples'], rows);
