@@ -16,6 +16,8 @@ export const allCapabilities = [
    * in a bounded burst. Never staging.
    */
   'can be driven to its rate limit',
+  /** Has the sandbox control that makes its next requests fail inside the service, to show the documented 500. */
+  'can inject faults',
   /** Answers any documented response on request (`Prefer: code=..., example=...`), as the Prism mock does. */
   'serves examples on request',
 ] as const;

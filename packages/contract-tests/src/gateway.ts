@@ -22,7 +22,7 @@ export interface GatewayRequest {
   headers?: Record<string, string>;
   /** Overrides the target's API key for this request; null sends none. */
   apiKey?: string | null;
-  /** The request asks for a 5xx on purpose (the mock's `Prefer: code=500`). */
+  /** The request asks for a 5xx on purpose (the mock's `Prefer: code=500`, or a fault injected through the sandbox). */
   serverErrorRequested?: boolean;
   /**
    * Local address to send from, e.g. `127.0.0.2`: another loopback address is another client to a

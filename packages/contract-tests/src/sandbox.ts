@@ -7,6 +7,7 @@
  *   POST /sandbox/orders/:id/source-sent { txHash? }       the user broadcast the source transaction
  *   POST /sandbox/orders/:id/outcome     { outcome }       force success | failed | refunded
  *   POST /sandbox/advance                { seconds }       move the clock and run a lifecycle pass
+ *   POST /sandbox/faults                 { count }         the next `count` API requests fail inside the service
  */
 export type ForcedOutcome = 'success' | 'failed' | 'refunded';
 
@@ -14,6 +15,7 @@ export interface Sandbox {
   sourceSent(orderId: string, txHash?: string): Promise<void>;
   forceOutcome(orderId: string, outcome: ForcedOutcome): Promise<void>;
   advance(seconds: number): Promise<void>;
+  injectFaults(count: number): Promise<void>;
 }
 
 export function createSandbox(baseUrl: string): Sandbox {
@@ -31,5 +33,6 @@ export function createSandbox(baseUrl: string): Sandbox {
     sourceSent: (orderId, txHash) => post(`/sandbox/orders/${encodeURIComponent(orderId)}/source-sent`, txHash ? { txHash } : {}),
     forceOutcome: (orderId, outcome) => post(`/sandbox/orders/${encodeURIComponent(orderId)}/outcome`, { outcome }),
     advance: (seconds) => post('/sandbox/advance', { seconds }),
+    injectFaults: (count) => post('/sandbox/faults', { count }),
   };
 }

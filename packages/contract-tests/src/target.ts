@@ -33,7 +33,7 @@ function capabilitiesOf(name: TargetName, env: Env): Capability[] {
     case 'mock':
       return ['writes', 'serves examples on request'];
     case 'server':
-      return ['writes', 'keeps state', 'applies business rules', 'can advance the simulated chain', 'can be driven to its rate limit'];
+      return ['writes', 'keeps state', 'applies business rules', 'can advance the simulated chain', 'can be driven to its rate limit', 'can inject faults'];
     case 'staging':
       return ['keeps state', 'applies business rules', ...(writes ? (['writes'] as const) : [])];
     case 'custom':
