@@ -7,6 +7,8 @@
  *   tsx scripts/lint.ts        (run by `pnpm lint` after `pnpm build`)
  */
 import { spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,18 +29,33 @@ interface Problem { where: string; rule: string; severity: string; message: stri
 interface SpectralResult { code: string; message: string; severity: number; source?: string; range: { start: { line: number } }; path: string[] }
 interface RedoclyReport { problems: { ruleId: string; severity: string; message: string; location: { source: { ref: string }; pointer: string }[] }[] }
 
+/**
+ * Runs a linter CLI and returns what it printed. Its standard output goes to a file, not a pipe:
+ * Node writes to pipes asynchronously, and a CLI that exits right after printing a large report
+ * can lose it on a loaded machine; writes to a file are synchronous.
+ */
 function run(args: string[]): string {
-  const result = spawnSync(process.execPath, args, {
-    cwd: repoRoot,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-  });
-  if (result.error) throw result.error;
-  if (!result.stdout.trim().startsWith('{') && !result.stdout.trim().startsWith('[')) {
-    throw new Error(`linter did not report: ${args.slice(1).join(' ')}\n${result.stdout}${result.stderr}`);
+  const scratch = mkdtempSync(join(tmpdir(), 'gateway-lint-'));
+  const outputFile = join(scratch, 'report.json');
+  const output = openSync(outputFile, 'w');
+  try {
+    const result = spawnSync(process.execPath, args, {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      stdio: ['ignore', output, 'pipe'],
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    });
+    if (result.error) throw result.error;
+    const report = readFileSync(outputFile, 'utf8');
+    if (!report.trim().startsWith('{') && !report.trim().startsWith('[')) {
+      throw new Error(`linter did not report (exit ${result.status}, signal ${result.signal}): ${args.slice(1).join(' ')}\n${report}${result.stderr}`);
+    }
+    return report;
+  } finally {
+    closeSync(output);
+    rmSync(scratch, { recursive: true, force: true });
   }
-  return result.stdout;
 }
 
 const severityNames = ['error', 'warning', 'info', 'hint'];
