@@ -8,6 +8,8 @@ import { parseArgs } from 'node:util';
 import { startServer } from './server.js';
 
 const { values } = parseArgs({
+  // `pnpm server -- --port 9000` hands the separator on; what follows it are still our options.
+  args: process.argv.slice(2).filter((argument, index) => !(index === 0 && argument === '--')),
   options: {
     config: { type: 'string' },
     host: { type: 'string' },
