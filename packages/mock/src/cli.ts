@@ -58,6 +58,11 @@ async function main(): Promise<void> {
       },
     );
   };
+  // Prism died and could not be kept running: end with a failure the owner sees.
+  void mock.failed.then((error) => {
+    console.error(error.message);
+    process.exit(1);
+  });
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
 }

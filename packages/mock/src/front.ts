@@ -10,7 +10,11 @@
  * - a body that is not JSON gets the same 400 before it reaches Prism;
  * - an `Authorization` header that is not `Bearer <32 characters>` gets the documented 401;
  * - an unknown path gets 404 and a known path with an unknown method 405, with the same error body;
- * - a request without `Prefer` is answered with the example of its route (see examples.ts).
+ * - a request target that cannot be percent-decoded (`%ZZ`, `%C0%AF`) is answered here and never
+ *   reaches Prism, whose router throws on it and takes the whole process down;
+ * - HEAD on a GET operation is sent to Prism as that GET and answered without the body;
+ * - a request without `Prefer` is answered with the example of its route (see examples.ts);
+ * - when Prism fails to answer, the documented 500 says so without naming Prism's address.
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { OpenApiDocument } from '@swap-gateway/openapi';
@@ -19,10 +23,12 @@ import { createRouter, type MockOperation } from './operations.js';
 
 export interface FrontOptions {
   document: OpenApiDocument;
-  /** Where Prism listens. */
-  prismUrl: string;
+  /** Where Prism listens now; waits while Prism is being restarted. */
+  upstream: () => Promise<URL>;
   /** In dynamic mode the examples are not consulted, so no example is chosen for the client. */
   dynamic: boolean;
+  /** Receives the cause of a request Prism failed to answer (the client only gets the documented 500). */
+  log?: ((line: string) => void) | undefined;
 }
 
 interface ErrorBody {
@@ -39,14 +45,15 @@ interface Violation {
 
 const apiKeyLength = 32;
 
-export function createFront({ document, prismUrl, dynamic }: FrontOptions): Server {
+export function createFront({ document, upstream, dynamic, log }: FrontOptions): Server {
   const route = createRouter(document);
-  const prism = new URL(prismUrl);
 
   return createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      // A fault of the mock itself, not of the request: say so without a stack trace.
-      if (!res.headersSent) sendError(res, 502, { code: 'INTERNAL_ERROR', error: 'the mock could not reach Prism', details: { message: String(error) } });
+      // A fault of the mock itself, not of the request: the documented 500 (every operation has
+      // one), without a stack trace or the address Prism listens on.
+      log?.(`${req.method} ${req.url}: Prism did not answer: ${String(error)}`);
+      if (!res.headersSent) sendError(res, 500, { code: 'INTERNAL_ERROR', error: 'the mock failed to answer this request', details: null });
       else res.destroy();
     });
   });
@@ -56,6 +63,7 @@ export function createFront({ document, prismUrl, dynamic }: FrontOptions): Serv
     const method = req.method ?? 'GET';
     const body = await readBody(req);
     const match = route(method, url.pathname);
+    const malformed = malformedPart(url);
 
     // CORS preflights are Prism's (it answers them for every path).
     if (method === 'OPTIONS' && match.kind !== 'unknown-path') return forward(req, res, body, undefined);
@@ -67,6 +75,16 @@ export function createFront({ document, prismUrl, dynamic }: FrontOptions): Serv
       return sendError(res, 405, { code: 'INVALID_REQUEST', error: `${method} is not an operation of ${url.pathname}`, details: { message: `allowed: ${match.allowed.join(', ')}` } });
     }
     const { operation } = match;
+
+    let path = req.url ?? '/';
+    if (malformed) {
+      const status = ['400', '404'].find((candidate) => operation.statuses.includes(candidate));
+      if (status) return sendError(res, Number(status), { code: 'INVALID_REQUEST', error: `the ${malformed} is not valid percent-encoded UTF-8`, details: null });
+      // An operation that documents neither (get-routes) reads no path parameter; it reads no query
+      // either, so it answers as if the unreadable query were not there, as a server ignores an unknown parameter.
+      if (operation.takesQuery || malformed !== 'query') throw new Error(`${operation.operationId} documents no status for an unreadable ${malformed}`);
+      path = url.pathname;
+    }
 
     const keyError = checkApiKey(req.headers.authorization);
     if (keyError) return sendError(res, 401, keyError);
@@ -87,13 +105,16 @@ export function createFront({ document, prismUrl, dynamic }: FrontOptions): Serv
       const example = exampleForRequest(operation, url.searchParams, parsed);
       if (example) headers.prefer = `example=${example}`;
     }
-    return forward(req, res, body, { operation, headers });
+    return forward(req, res, body, { operation, headers, path });
   }
 
-  function forward(req: IncomingMessage, res: ServerResponse, body: Buffer, context: { operation: MockOperation; headers: IncomingMessage['headers'] } | undefined): Promise<void> {
+  async function forward(req: IncomingMessage, res: ServerResponse, body: Buffer, context: { operation: MockOperation; headers: IncomingMessage['headers']; path: string } | undefined): Promise<void> {
+    const prism = await upstream();
+    // HEAD is asked of Prism as the GET it stands for; Node leaves the body out of a HEAD answer.
+    const method = context ? context.operation.method : req.method;
     return new Promise((resolve, reject) => {
       const upstream = httpRequest(
-        { host: prism.hostname, port: prism.port, method: req.method, path: req.url, headers: { ...(context?.headers ?? req.headers), host: prism.host } },
+        { host: prism.hostname, port: prism.port, method, path: context?.path ?? req.url, headers: { ...(context?.headers ?? req.headers), host: prism.host } },
         (answer) => {
           readBody(answer).then((answerBody) => {
             const translated = context && translateViolations(context.operation, answer);
@@ -101,7 +122,7 @@ export function createFront({ document, prismUrl, dynamic }: FrontOptions): Serv
               res.setHeader('sl-violations', answer.headers['sl-violations'] ?? '');
               sendError(res, 400, translated);
             } else {
-              res.writeHead(answer.statusCode ?? 502, answer.headers);
+              res.writeHead(answer.statusCode ?? 500, answer.headers);
               res.end(answerBody);
             }
             resolve();
@@ -136,6 +157,21 @@ function checkApiKey(authorization: string | undefined): ErrorBody | undefined {
   if (key.length !== apiKeyLength) {
     return { code: 'INVALID_REQUEST', error: `the API key must be exactly ${apiKeyLength} characters`, details: { expected: String(apiKeyLength), actual: String(key.length) } };
   }
+  return undefined;
+}
+
+/** Which part of the request target cannot be percent-decoded, if any. */
+function malformedPart(url: URL): 'path' | 'query' | undefined {
+  const decodes = (text: string) => {
+    try {
+      decodeURIComponent(text.replaceAll('+', ' '));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!decodes(url.pathname)) return 'path';
+  if (!decodes(url.search.slice(1))) return 'query';
   return undefined;
 }
 

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { bundlePath, loadBundle, type BundleName } from '@swap-gateway/openapi';
 import { createFront } from './front.js';
 import { startPrism } from './prism.js';
+import { supervisePrism, type PrismSupervisor } from './supervisor.js';
 
 export interface MockOptions {
   /** Interface the mock listens on. Default 127.0.0.1. */
@@ -26,15 +27,22 @@ export interface MockOptions {
   seed?: string | number;
   /** Which bundle to serve. Default `gateway` (V3 and V4). */
   bundle?: BundleName;
-  /** Receives Prism's log lines. */
+  /** Receives Prism's log lines, and the mock's own about Prism (a restart, a request Prism failed). */
   log?: (line: string) => void;
+  /** How often Prism may be restarted within a minute after dying before the mock gives up (see `failed`). Default 3. */
+  maxPrismRestarts?: number;
 }
 
 export interface RunningMock {
   /** Base URL, e.g. `http://127.0.0.1:4010`. */
   url: string;
-  /** Process id of the Prism child. */
-  prismPid: number;
+  /** Process id of the running Prism child (a new one after a restart). */
+  readonly prismPid: number;
+  /**
+   * Resolves with the reason if Prism could not be kept running; the mock has then closed its port
+   * rather than answer every request with an error. Never resolves otherwise.
+   */
+  failed: Promise<Error>;
   /** Closes the front and ends Prism; resolves once the Prism process has exited. */
   stop(): Promise<void>;
 }
@@ -50,14 +58,15 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const document = loadBundle(bundle);
   const removeSnapshot = () => rmSync(snapshotDir, { recursive: true, force: true });
 
-  let prism;
+  let prism: PrismSupervisor;
   try {
-    prism = await startPrism({ document: documentFile, port: await freePort(), dynamic: options.dynamic ?? false, seed: options.seed, log: options.log });
+    const start = async () => startPrism({ document: documentFile, port: await freePort(), dynamic: options.dynamic ?? false, seed: options.seed, log: options.log });
+    prism = await supervisePrism(start, options.maxPrismRestarts ?? 3, options.log);
   } catch (error) {
     removeSnapshot();
     throw error;
   }
-  const front = createFront({ document, prismUrl: prism.url, dynamic: options.dynamic ?? false });
+  const front = createFront({ document, upstream: () => prism.current(), dynamic: options.dynamic ?? false, log: options.log });
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
@@ -72,7 +81,19 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     const { port } = front.address() as AddressInfo;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     await waitUntilAnswering(url);
-    return { url, prismPid: prism.pid, stop };
+    // A mock whose Prism cannot be kept running stops listening, so that nobody mistakes it for a gateway.
+    const failed = prism.failed.then(async (error) => {
+      await stop();
+      return error;
+    });
+    return {
+      url,
+      get prismPid() {
+        return prism.pid();
+      },
+      failed,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -11,6 +11,10 @@ export interface MockOperation {
   /** Query, path and header parameter names, as the document spells them. */
   parameterNames: string[];
   documentsBadRequest: boolean;
+  /** Documented statuses, e.g. `['200', '400', '401']`. */
+  statuses: string[];
+  /** Whether the operation reads a query string at all. */
+  takesQuery: boolean;
   /** Names of the examples of the 2xx response, for `Prefer: example=<name>`. */
   successExamples: Set<string>;
 }
@@ -34,8 +38,12 @@ export function createRouter(document: OpenApiDocument): (method: string, pathna
   return (method, pathname) => {
     const route = routes.find(({ pattern }) => pattern.test(pathname));
     if (!route) return { kind: 'unknown-path' };
-    const operation = route.operations.get(method.toLowerCase());
-    if (!operation) return { kind: 'unknown-method', allowed: [...route.operations.keys()].map((name) => name.toUpperCase()) };
+    // HEAD is GET without the body, as HTTP servers (and the sandbox server) answer it.
+    const operation = route.operations.get(method.toLowerCase()) ?? (method.toUpperCase() === 'HEAD' ? route.operations.get('get') : undefined);
+    if (!operation) {
+      const allowed = [...route.operations.keys()].map((name) => name.toUpperCase());
+      return { kind: 'unknown-method', allowed: allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed };
+    }
     return { kind: 'operation', operation };
   };
 }
@@ -52,6 +60,8 @@ function describeOperation(document: OpenApiDocument, path: string, method: stri
     path,
     parameterNames: parameters.map(({ name }) => name),
     documentsBadRequest: '400' in responses,
+    statuses: Object.keys(responses),
+    takesQuery: parameters.some((parameter) => (parameter as { in?: string }).in === 'query'),
     successExamples: new Set(Object.keys(examples)),
   };
 }

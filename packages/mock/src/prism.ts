@@ -25,6 +25,8 @@ export interface PrismProcess {
   /** `http://127.0.0.1:<port>`: Prism listens on loopback only, behind the front. */
   url: string;
   pid: number;
+  /** Resolves when the process ends, whether stopped or not, with how it ended. */
+  exited: Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -43,6 +45,7 @@ export async function startPrism(options: PrismOptions): Promise<PrismProcess> {
   // A parent that exits normally takes Prism with it, even if nobody called stop().
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
+  child.once('exit', () => process.removeListener('exit', killOnExit));
 
   const recent: string[] = [];
   const onLine = (line: string) => {
@@ -53,7 +56,9 @@ export async function startPrism(options: PrismOptions): Promise<PrismProcess> {
   lines(child.stdout, onLine);
   lines(child.stderr, onLine);
 
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(`${signal ? `signal ${signal}` : `exit code ${code}`}${recent.length ? `; last output:\n${recent.slice(-10).join('\n')}` : ''}`)),
+  );
   const stop = async () => {
     process.removeListener('exit', killOnExit);
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -69,7 +74,7 @@ export async function startPrism(options: PrismOptions): Promise<PrismProcess> {
     await stop();
     throw error;
   }
-  return { url: `http://127.0.0.1:${options.port}`, pid: child.pid!, stop };
+  return { url: `http://127.0.0.1:${options.port}`, pid: child.pid!, exited, stop };
 }
 
 /** Prism prints `Prism is listening on http://...` once every operation is loaded. */

@@ -87,8 +87,41 @@ describe('startMock (static examples)', () => {
     expect(await unknownPath.json()).toMatchObject({ code: 'INVALID_REQUEST' });
     const unknownMethod = await fetch(`${mock.url}/v4/get-quote`, { method: 'DELETE' });
     expect(unknownMethod.status).toBe(405);
-    expect(unknownMethod.headers.get('allow')).toBe('GET');
+    expect(unknownMethod.headers.get('allow')).toBe('GET, HEAD');
     expect(await unknownMethod.json()).toMatchObject({ code: 'INVALID_REQUEST' });
+  });
+
+  it.each<[string, string, string, number]>([
+    ['/v4/get-order/%ZZ', '/v4/get-order/{id}', 'get', 404],
+    ['/v3/get-order/%C0%AF', '/v3/get-order/{id}', 'get', 404],
+    ['/v4/get-orders/0xabc?cursor=%ZZ', '/v4/get-orders/{user_address}', 'get', 400],
+    ['/v4/get-quote?srcChain=bitcoin%', '/v4/get-quote', 'get', 400],
+    ['/v4/get-max-spendable/%FF', '/v4/get-max-spendable/{address}', 'get', 400],
+  ])('answers %s, which it cannot percent-decode, itself with a documented status; Prism lives on', async (target, path, method, status) => {
+    const pid = mock.prismPid;
+    const response = await fetch(`${mock.url}${target}`);
+    expect(response.status).toBe(status);
+    const body = await response.json();
+    expect(body).toMatchObject({ code: 'INVALID_REQUEST', error: expect.stringMatching(/percent-encoded/) });
+    expectValid(path, method, status, body);
+    expect((await fetch(`${mock.url}/v4/get-routes`)).status).toBe(200);
+    expect(mock.prismPid).toBe(pid);
+  });
+
+  it('answers get-routes, which reads no query, whatever its query holds', async () => {
+    const response = await fetch(`${mock.url}/v4/get-routes?x=%ZZ`);
+    expect(response.status).toBe(200);
+    expectValid('/v4/get-routes', 'get', 200, await response.json());
+  });
+
+  it('answers HEAD on a GET operation like the GET, without the body', async () => {
+    const head = await fetch(`${mock.url}/v4/get-routes`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await head.text()).toBe('');
+    const notGet = await fetch(`${mock.url}/v4/create-order`, { method: 'HEAD' });
+    expect(notGet.status).toBe(405);
+    expect(notGet.headers.get('allow')).toBe('POST');
   });
 
   it('selects a route variant with Prefer: example=<name>', async () => {
@@ -141,6 +174,35 @@ describe('stop()', () => {
     expect(isRunning(mock.prismPid)).toBe(false);
     await expect(fetch(`${mock.url}/v4/get-routes`)).rejects.toThrow();
     await mock.stop(); // a second stop is harmless
+  });
+});
+
+describe('a Prism process that dies', () => {
+  it('is restarted, and the mock answers again', async () => {
+    const mock = await startMock();
+    try {
+      const first = mock.prismPid;
+      process.kill(first, 'SIGKILL');
+      expect(await waitUntilGone(first)).toBe(true);
+      const response = await fetch(`${mock.url}/v4/get-routes`);
+      expect(response.status).toBe(200);
+      expect(mock.prismPid).not.toBe(first);
+      expect(isRunning(mock.prismPid)).toBe(true);
+    } finally {
+      await mock.stop();
+    }
+  });
+
+  it('past the restart limit, makes the mock report the failure and close its port rather than answer errors', async () => {
+    const mock = await startMock({ maxPrismRestarts: 0 });
+    try {
+      process.kill(mock.prismPid, 'SIGKILL');
+      const reason = await mock.failed;
+      expect(reason.message).toMatch(/Prism exited \(signal SIGKILL/);
+      await expect(fetch(`${mock.url}/v4/get-routes`)).rejects.toThrow();
+    } finally {
+      await mock.stop();
+    }
   });
 });
 
