@@ -3,10 +3,13 @@
  * API keys and rate limits, the structured error body for every failure, 404/405 for what the
  * document does not have, a health check, and the sandbox controls.
  */
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { registerAccess } from './http/access.js';
 import { readDocument, type GatewayDocument } from './http/document.js';
 import { GatewayError } from './http/errors.js';
+import { asDocumented, malformedRequest, OperationIndex } from './http/failures.js';
 import { registerDocumentRoutes } from './http/routes.js';
 import { createCompilers } from './http/validation.js';
 import type { ApiKeys } from './keys/keys.js';
@@ -23,8 +26,22 @@ export interface AppOptions {
 
 export async function buildApp(services: Services, options: AppOptions): Promise<FastifyInstance> {
   const { config } = services;
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: config.server.bodyLimitBytes });
   const source = options.document ?? readDocument();
+  const operations = new OperationIndex(source.operations);
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: config.server.bodyLimitBytes,
+    // Longer than any URL Node reads (the request line counts against its 16 KiB header limit), so
+    // a long path parameter reaches the document's validation like any other value.
+    routerOptions: { maxParamLength: 64 * 1024 },
+    // Bad percent-encoding in the path: refused by the router before any route runs.
+    frameworkErrors: (error, request, reply) => {
+      const failure = malformedRequest(operations.find(request.raw.method ?? '', request.raw.url ?? ''), error.code === 'FST_ERR_BAD_URL' ? 'the path is not valid percent-encoding' : 'the request path is malformed');
+      return sendFailure(reply as FastifyReply, failure);
+    },
+    // Requests Node refuses before Fastify sees them (headers or URL over its limit, broken HTTP).
+    clientErrorHandler: (error, socket) => answerClientError(error, socket, operations),
+  });
   const compilers = createCompilers(source, app.log);
   app.setValidatorCompiler(compilers.validatorCompiler);
   app.setSerializerCompiler(compilers.serializerCompiler);
@@ -52,7 +69,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
       request.log.error({ err: error }, 'unexpected fault');
       return reply.code(500).send(new GatewayError('INTERNAL_ERROR', 'an unexpected error occurred', null, 500).toBody());
     }
-    return reply.headers(known.headers).code(known.statusCode).send(known.toBody());
+    return sendFailure(reply, asDocumented(operations.find(request.method, request.url), known));
   });
 
   await registerAccess(app, { keys: options.keys, limits: config.rateLimits });
@@ -95,4 +112,30 @@ function toGatewayError(error: FastifyError, bodyLimit: number, headers: Record<
     return new GatewayError('INVALID_REQUEST', 'the request is malformed', { message: error.message }, 400);
   }
   return undefined;
+}
+
+const sendFailure = (reply: FastifyReply, failure: GatewayError) => reply.headers(failure.headers).code(failure.statusCode).send(failure.toBody());
+
+/**
+ * Node refuses some requests before any route runs; the answer is still the structured body with
+ * the status the named operation documents. The request line is read from the bytes Node kept.
+ */
+function answerClientError(error: { code?: string; rawPacket?: unknown }, socket: Socket, operations: OperationIndex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const requestLine = /^([A-Z]+) (\S+)/.exec(Buffer.isBuffer(error.rawPacket) ? error.rawPacket.subarray(0, 8 * 1024).toString('latin1') : '');
+  const method = requestLine?.[1] ?? '';
+  const failure =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? new GatewayError('INVALID_REQUEST', 'the request was not received in time', null, 408)
+      : malformedRequest(
+          requestLine ? operations.find(method, requestLine[2]!) : undefined,
+          error.code === 'HPE_HEADER_OVERFLOW' ? 'the request line and headers are larger than the server reads' : 'the request is not valid HTTP',
+        );
+  const body = method === 'HEAD' ? '' : JSON.stringify(failure.toBody());
+  const status = `${failure.statusCode} ${STATUS_CODES[failure.statusCode]}`;
+  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

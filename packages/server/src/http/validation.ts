@@ -33,6 +33,7 @@ export function createCompilers(source: GatewayDocument, log: FastifyBaseLogger)
     for (const spec of specs) {
       const raw = input[spec.name];
       if (Array.isArray(raw)) return { error: invalid(`${spec.in} parameter ${spec.name} is given more than once`) };
+      if (typeof raw === 'string' && raw.includes('\u0000')) return { error: invalid(`${spec.in} parameter ${spec.name} contains a NUL character`) };
       if (raw === undefined || raw === '') {
         if (spec.required) return { error: invalid(`${spec.in} parameter ${spec.name} is required`) };
         delete value[spec.name];
@@ -52,7 +53,10 @@ export function createCompilers(source: GatewayDocument, log: FastifyBaseLogger)
       return (data: unknown): Validation => validateParameters(specs, data);
     }
     const check = validator.compile((schema as SchemaMarker)['x-schema']);
-    return (data: unknown): Validation => (check(data) ? { value: data } : { error: bodyError(check.errors ?? []) });
+    return (data: unknown): Validation => {
+      if (holdsNul(data)) return { error: invalid('the request body contains a NUL character') };
+      return check(data) ? { value: data } : { error: bodyError(check.errors ?? []) };
+    };
   };
 
   const serializerCompiler = ({ schema, url, method, httpStatus }: { schema: unknown; url: string; method: string; httpStatus?: string }) => {
@@ -74,6 +78,25 @@ export class ResponseContractError extends Error {
   constructor() {
     super('response does not match the document');
   }
+}
+
+/**
+ * PostgreSQL text and jsonb cannot hold U+0000, so such a value can match nothing stored and must
+ * never reach a query: it is refused with the other malformed input.
+ */
+function holdsNul(body: unknown): boolean {
+  // Iterative: a 64 KiB body can nest deeper than the call stack goes.
+  const pending = [body];
+  while (pending.length) {
+    const value = pending.pop();
+    if (typeof value === 'string' && value.includes('\u0000')) return true;
+    if (value === null || typeof value !== 'object') continue;
+    for (const [key, item] of Object.entries(value)) {
+      if (key.includes('\u0000')) return true;
+      pending.push(item);
+    }
+  }
+  return false;
 }
 
 const invalid = (message: string, details: ErrorDetails = { message }) => new GatewayError('INVALID_REQUEST', message, details);

@@ -5,13 +5,16 @@
  * enables the sandbox; registered before the document's routes so that its hook applies to them.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { invalidRequest } from '../http/errors.js';
+import { GatewayError, invalidRequest } from '../http/errors.js';
 import type { ForcedOutcome } from '../orders/lifecycle.js';
 import type { Services } from '../services.js';
 
-type OrderRequest = FastifyRequest<{ Params: { id: string }; Body: Record<string, unknown> | undefined }>;
+type OrderRequest = FastifyRequest<{ Params: { id: string }; Body: unknown }>;
 
 const outcomes: ForcedOutcome[] = ['success', 'failed', 'refunded'];
+
+/** Ten years: far enough for any expiry or delay, near enough that every date stays valid. */
+const maxAdvanceSeconds = 10 * 365 * 86_400;
 
 export async function sandboxRoutes(app: FastifyInstance, services: Services): Promise<void> {
   const { lifecycle, view, clock, db } = services;
@@ -25,27 +28,32 @@ export async function sandboxRoutes(app: FastifyInstance, services: Services): P
       throw new Error('sandbox: injected fault with internals that must not leak (10.0.0.7:5432)');
     }
   });
-  app.post('/sandbox/faults', async (request: FastifyRequest<{ Body: Record<string, unknown> | undefined }>) => {
-    const count = request.body?.count ?? 1;
+  app.post('/sandbox/faults', async (request: FastifyRequest<{ Body: unknown }>) => {
+    const count = objectBody(request.body).count ?? 1;
     if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > 1000) throw invalidRequest('count must be a whole number from 0 to 1000', { message: 'count' });
     faults = count;
     return { faults };
   });
 
   app.post('/sandbox/orders/:id/source-sent', async (request: OrderRequest) => {
-    const txHash = optionalString(request.body, 'txHash');
-    return render(await lifecycle.sourceSent(request.params.id, txHash));
+    const id = orderId(request);
+    const txHash = optionalString(objectBody(request.body), 'txHash');
+    return render(await lifecycle.sourceSent(id, txHash));
   });
 
   app.post('/sandbox/orders/:id/outcome', async (request: OrderRequest) => {
-    const outcome = optionalString(request.body, 'outcome') as ForcedOutcome | undefined;
+    const id = orderId(request);
+    const body = objectBody(request.body);
+    const outcome = optionalString(body, 'outcome') as ForcedOutcome | undefined;
     if (!outcome || !outcomes.includes(outcome)) throw invalidRequest(`outcome must be one of ${outcomes.join(', ')}`, { expected: outcomes.join(' | '), actual: String(outcome) });
-    return render(await lifecycle.force(request.params.id, outcome, optionalString(request.body, 'reason')));
+    return render(await lifecycle.force(id, outcome, optionalString(body, 'reason')));
   });
 
-  app.post('/sandbox/advance', async (request: FastifyRequest<{ Body: Record<string, unknown> | undefined }>) => {
-    const seconds = request.body?.seconds ?? 0;
-    if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds < 0) throw invalidRequest('seconds must be a whole number of at least 0', { message: 'seconds' });
+  app.post('/sandbox/advance', async (request: FastifyRequest<{ Body: unknown }>) => {
+    const seconds = objectBody(request.body).seconds ?? 0;
+    if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds < 0 || seconds > maxAdvanceSeconds) {
+      throw invalidRequest(`seconds must be a whole number from 0 to ${maxAdvanceSeconds}`, { message: 'seconds' });
+    }
     clock.advance(seconds);
     await lifecycle.tick();
     return { now: new Date(clock.now()).toISOString() };
@@ -58,9 +66,23 @@ export async function sandboxRoutes(app: FastifyInstance, services: Services): P
   }));
 }
 
-function optionalString(body: Record<string, unknown> | undefined, name: string): string | undefined {
-  const value = body?.[name];
+/** A control's body is a JSON object, or nothing for its defaults. */
+function objectBody(body: unknown): Record<string, unknown> {
+  if (body === undefined) return {};
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidRequest('the body must be a JSON object', { expected: 'object', actual: body === null ? 'null' : Array.isArray(body) ? 'array' : typeof body });
+  return body as Record<string, unknown>;
+}
+
+/** An id with a NUL character cannot be stored, so no order has it (and it must not reach a query). */
+function orderId(request: OrderRequest): string {
+  const { id } = request.params;
+  if (id.includes('\u0000')) throw new GatewayError('ORDER_NOT_FOUND', 'no order has this id', null, 404);
+  return id;
+}
+
+function optionalString(body: Record<string, unknown>, name: string): string | undefined {
+  const value = body[name];
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || value === '') throw invalidRequest(`${name} must be a non-empty string`, { message: name });
+  if (typeof value !== 'string' || value === '' || value.includes('\u0000')) throw invalidRequest(`${name} must be a non-empty string without NUL characters`, { message: name });
   return value;
 }
