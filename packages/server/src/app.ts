@@ -72,9 +72,9 @@ export async function buildApp(services: Services, options: AppOptions): Promise
     return sendFailure(reply, asDocumented(operations.find(request.method, request.url), known));
   });
 
-  await registerAccess(app, { keys: options.keys, limits: config.rateLimits });
+  const access = await registerAccess(app, { keys: options.keys, limits: config.rateLimits });
 
-  app.setNotFoundHandler({ preHandler: app.rateLimit() }, (request, reply) => {
+  app.setNotFoundHandler({ preHandler: [app.rateLimit(), access.authenticate] }, (request, reply) => {
     const path = request.url.split('?')[0]!;
     const allowed = [...new Set(routeTable.filter((route) => route.pattern.test(path)).map((route) => route.method))];
     if (allowed.length) {

@@ -1,10 +1,14 @@
 /** API keys issued by the operator command, and rate limits lower without a key than with one. */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ApiKeys, generateApiKey, issueApiKey } from '../src/keys/keys.js';
+import { openDatabase, type Queryable } from '../src/store/database.js';
+import { migrate } from '../src/store/migrations.js';
 import { client, testServer } from './helpers.js';
 
 const run = promisify(execFile);
@@ -26,11 +30,12 @@ describe('API keys', () => {
 
       const withKey = client(server.url, { authorization: `Bearer ${key}` });
       const anonymous = client(server.url);
-      for (let i = 0; i < 6; i++) expect((await withKey.get('/v4/get-routes')).status).toBe(200);
+      // The first request, before the key is verified, counts against the IP address (see below).
+      for (let i = 0; i < 7; i++) expect((await withKey.get('/v4/get-routes')).status).toBe(200);
       const keyLimited = await withKey.get('/v4/get-routes');
       expect(keyLimited).toMatchObject({ status: 429, body: { code: 'EXCEEDED_LIMIT', details: { limit: '6' } } });
 
-      for (let i = 0; i < 3; i++) expect((await anonymous.get('/v4/get-routes')).status).toBe(200);
+      for (let i = 0; i < 2; i++) expect((await anonymous.get('/v4/get-routes')).status).toBe(200);
       const limited = await anonymous.get('/v4/get-routes');
       expect(limited).toMatchObject({ status: 429, body: { code: 'EXCEEDED_LIMIT', details: { limit: '3' } } });
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -50,6 +55,91 @@ describe('API keys', () => {
       expect(await api.get('/v4/get-routes', { authorization: `Basic ${'k'.repeat(32)}` })).toMatchObject({ status: 401, body: { code: 'INVALID_REQUEST' } });
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('bad keys and the rate limit', () => {
+  it('counts malformed and unknown keys against the IP budget before any key lookup', async () => {
+    const server = await testServer({ config: { rateLimits: { windowSeconds: 60, anonymous: 3, apiKey: 6 } } });
+    try {
+      const { db } = server.services;
+      const query = db.query.bind(db);
+      let lookups = 0;
+      db.query = ((sql: string, params?: unknown[]) => {
+        if (sql.includes('api_keys')) lookups++;
+        return query(sql, params);
+      }) as typeof db.query;
+      const api = client(server.url);
+      expect(await api.get('/v4/get-routes', { authorization: 'Bearer short' })).toMatchObject({ status: 401 });
+      for (let i = 0; i < 2; i++) expect(await api.get('/v4/get-routes', { authorization: `Bearer ${generateApiKey()}` })).toMatchObject({ status: 401, body: { error: 'unknown API key' } });
+      expect(lookups).toBe(2);
+      // The budget of 3 is spent: a fresh unknown key, a malformed key, an unknown path and no key all get 429, with no lookup.
+      for (const [path, headers] of [
+        ['/v4/get-routes', { authorization: `Bearer ${generateApiKey()}` }],
+        ['/v4/get-routes', { authorization: 'Bearer short' }],
+        ['/v4/nowhere', { authorization: `Bearer ${generateApiKey()}` }],
+        ['/v4/get-routes', {}],
+      ] as const) {
+        const answer = await api.get(path, headers);
+        expect(answer, path).toMatchObject({ status: 429, body: { code: 'EXCEEDED_LIMIT', error: expect.any(String), details: { limit: '3' } } });
+        expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+      }
+      expect(lookups).toBe(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a valid key keeps its own, higher budget once verified', async () => {
+    const server = await testServer({ config: { rateLimits: { windowSeconds: 60, anonymous: 2, apiKey: 5 } } });
+    try {
+      const { key } = await issueApiKey(server.services.db, 'partner');
+      const withKey = client(server.url, { authorization: `Bearer ${key}` });
+      // The first request, before the key is verified, is counted against the IP address.
+      for (let i = 0; i < 6; i++) expect((await withKey.get('/v4/get-routes')).status, String(i)).toBe(200);
+      expect(await withKey.get('/v4/get-routes')).toMatchObject({ status: 429, body: { details: { limit: '5' } } });
+      const anonymous = client(server.url);
+      expect((await anonymous.get('/v4/get-routes')).status).toBe(200);
+      expect(await anonymous.get('/v4/get-routes')).toMatchObject({ status: 429, body: { details: { limit: '2' } } });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('key comparison', () => {
+  const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+  it('looks keys up by a hash prefix only and lets the constant-time comparison decide', async () => {
+    const key = generateApiKey();
+    const hash = sha256(key);
+    const rows = [
+      { id: 'same prefix, other key', key_hash: hash.slice(0, 16) + (hash[16] === '0' ? '1' : '0') + hash.slice(17) },
+      { id: 'the key', key_hash: hash },
+    ];
+    const seen: unknown[][] = [];
+    const db: Queryable = { query: async <Row>(_sql: string, params: unknown[] = []) => (seen.push(params), rows as Row[]) };
+    expect(await new ApiKeys(db).verify(key)).toBe('the key');
+    expect(await new ApiKeys({ query: async <Row>() => rows.slice(0, 1) as Row[] }).verify(key)).toBeUndefined();
+    // The database sees 64 bits of the hash, never the hash it would otherwise compare in variable time.
+    expect(seen).toEqual([[hash.slice(0, 16)]]);
+  });
+
+  it('migration 002 gives keys issued before it their prefix, and they keep working', async () => {
+    const db = await openDatabase({});
+    try {
+      await migrate(db);
+      // Back to the schema of 001 with a key issued then, then forward again.
+      await db.query('DROP INDEX api_keys_key_hash_prefix');
+      await db.query('ALTER TABLE api_keys DROP COLUMN key_hash_prefix');
+      await db.query("DELETE FROM gateway_migrations WHERE id = '002_api_key_hash_prefix'");
+      const { id, key } = await issueApiKey(db, 'legacy');
+      expect(await migrate(db)).toEqual(['002_api_key_hash_prefix']);
+      expect(await db.query('SELECT key_hash_prefix FROM api_keys')).toEqual([{ key_hash_prefix: sha256(key).slice(0, 16) }]);
+      expect(await new ApiKeys(db).verify(key)).toBe(id);
+    } finally {
+      await db.close();
     }
   });
 });

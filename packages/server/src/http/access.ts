@@ -3,6 +3,11 @@
  * exactly 32 characters, unknown or malformed keys refused with 401) and the rate limit
  * (@fastify/rate-limit), lower without a key (counted per IP address) than with one (per key).
  * Beyond it: 429 EXCEEDED_LIMIT with Retry-After.
+ *
+ * The limit is counted before a key is looked up, so that bad keys cannot cost a query each
+ * without limit: only a key verified in the last minute (remembered by ApiKeys) is counted
+ * against its own budget; any other request, a malformed or unknown key included, is counted
+ * against its IP address's keyless budget, and only then is its key checked.
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -12,25 +17,44 @@ import { GatewayError } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Id of the caller's API key; undefined for keyless requests. */
+    /** Id of the caller's API key; undefined for keyless requests and keys not verified yet. */
     apiKeyId: string | undefined;
+    /** What the Authorization header presents, read before the rate limit and checked after it. */
+    presentedKey: { key: string } | { refusal: GatewayError } | undefined;
   }
 }
 
-export async function registerAccess(app: FastifyInstance, options: { keys: ApiKeys; limits: GatewayConfig['rateLimits'] }): Promise<void> {
+export interface Access {
+  /** Checks the presented key; runs after the rate limit has counted the request. */
+  authenticate(request: FastifyRequest): Promise<void>;
+}
+
+export async function registerAccess(app: FastifyInstance, options: { keys: ApiKeys; limits: GatewayConfig['rateLimits'] }): Promise<Access> {
+  const { keys, limits } = options;
   app.decorateRequest('apiKeyId', undefined);
+  app.decorateRequest('presentedKey', undefined);
+
+  // Instance-level onRequest hooks run before the route-level one the rate limit adds.
   app.addHook('onRequest', async (request) => {
-    const header = request.headers.authorization;
-    if (header === undefined) return;
-    const match = /^Bearer (.*)$/i.exec(header);
-    if (!match) throw unauthorized('the Authorization header must be "Bearer <API key>"', { expected: 'Bearer <API key>', actual: header.split(' ')[0] ?? '' });
-    const key = match[1]!.trim();
-    if (key.length !== apiKeyLength) throw unauthorized(`the API key must be exactly ${apiKeyLength} characters`, { expected: String(apiKeyLength), actual: String(key.length) });
-    request.apiKeyId = await options.keys.verify(key);
-    if (!request.apiKeyId) throw unauthorized('unknown API key', null);
+    const presented = readAuthorization(request.headers.authorization);
+    request.presentedKey = presented;
+    if (presented && 'key' in presented) request.apiKeyId = keys.cached(presented.key);
   });
 
-  const { limits } = options;
+  const authenticate = async (request: FastifyRequest) => {
+    const presented = request.presentedKey;
+    if (!presented || request.apiKeyId) return;
+    if ('refusal' in presented) throw presented.refusal;
+    request.apiKeyId = await keys.verify(presented.key);
+    if (!request.apiKeyId) throw unauthorized('unknown API key', null);
+  };
+  // Unknown paths are rate limited in their handler's preHandler, after this hook: they check the
+  // key there (app.ts); routes without a rate limit (the health check) need no caller.
+  app.addHook('preParsing', async (request) => {
+    if (request.is404 || request.routeOptions.config?.rateLimit === false) return;
+    await authenticate(request);
+  });
+
   await app.register(rateLimit, {
     global: true,
     timeWindow: limits.windowSeconds * 1000,
@@ -41,6 +65,16 @@ export async function registerAccess(app: FastifyInstance, options: { keys: ApiK
     errorResponseBuilder: (_request, context) =>
       new GatewayError('EXCEEDED_LIMIT', `rate limit of ${context.max} requests per ${limits.windowSeconds} seconds exceeded; retry after the Retry-After delay`, { limit: String(context.max) }, 429),
   });
+  return { authenticate };
+}
+
+function readAuthorization(header: string | undefined): FastifyRequest['presentedKey'] {
+  if (header === undefined) return undefined;
+  const match = /^Bearer (.*)$/i.exec(header);
+  if (!match) return { refusal: unauthorized('the Authorization header must be "Bearer <API key>"', { expected: 'Bearer <API key>', actual: header.split(' ')[0] ?? '' }) };
+  const key = match[1]!.trim();
+  if (key.length !== apiKeyLength) return { refusal: unauthorized(`the API key must be exactly ${apiKeyLength} characters`, { expected: String(apiKeyLength), actual: String(key.length) }) };
+  return { key };
 }
 
 const unauthorized = (message: string, details: ConstructorParameters<typeof GatewayError>[2]) => new GatewayError('INVALID_REQUEST', message, details, 401);

@@ -1,7 +1,10 @@
 /**
  * API keys: 32 characters from [A-Za-z0-9] (about 190 bits), shown once when issued and stored only
  * as a SHA-256 hash (a key is random, so a fast hash is enough; no salt is needed to stop
- * dictionary attacks). A presented key is hashed, looked up, and compared in constant time.
+ * dictionary attacks). A presented key is hashed and looked up by the first 64 bits of its hash;
+ * the full hash of each candidate is then compared in constant time, so the comparison is what
+ * decides. The lookup's timing can at most reveal which hash prefixes exist, and a hash prefix
+ * says nothing about a key: it cannot be turned back into one.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../store/database.js';
@@ -22,6 +25,9 @@ export function generateApiKey(): string {
 
 const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
+/** Hex digits of the hash the lookup uses; api_keys.key_hash_prefix holds the same (migration 002). */
+const lookupPrefixLength = 16;
+
 export async function issueApiKey(db: Queryable, label: string): Promise<{ id: string; key: string }> {
   const key = generateApiKey();
   const id = randomUUID();
@@ -35,14 +41,25 @@ export class ApiKeys {
 
   constructor(private readonly db: Queryable) {}
 
+  /** The id of a key verified in the last minute, without a query; undefined otherwise. */
+  cached(key: string): string | undefined {
+    const cached = this.known.get(hashKey(key));
+    return cached && cached.until > Date.now() ? cached.id : undefined;
+  }
+
   /** The key's id, or undefined when no such key was issued. */
   async verify(key: string): Promise<string | undefined> {
     const hash = hashKey(key);
-    const cached = this.known.get(hash);
-    if (cached && cached.until > Date.now()) return cached.id;
-    const [row] = await this.db.query<{ id: string; key_hash: string }>('SELECT id::text AS id, key_hash FROM api_keys WHERE key_hash = $1', [hash]);
-    if (!row || !timingSafeEqual(Buffer.from(row.key_hash), Buffer.from(hash))) return undefined;
-    this.known.set(hash, { id: row.id, until: Date.now() + 60_000 });
-    return row.id;
+    const known = this.cached(key);
+    if (known) return known;
+    const candidates = await this.db.query<{ id: string; key_hash: string }>('SELECT id::text AS id, key_hash FROM api_keys WHERE key_hash_prefix = $1', [hash.slice(0, lookupPrefixLength)]);
+    const presented = Buffer.from(hash, 'hex');
+    const match = candidates.find((row) => {
+      const stored = Buffer.from(row.key_hash, 'hex');
+      return stored.length === presented.length && timingSafeEqual(stored, presented);
+    });
+    if (!match) return undefined;
+    this.known.set(hash, { id: match.id, until: Date.now() + 60_000 });
+    return match.id;
   }
 }

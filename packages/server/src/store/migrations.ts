@@ -77,6 +77,15 @@ const migrations: Array<{ id: string; sql: string }> = [
       CREATE SEQUENCE deposit_address_index;
     `,
   },
+  {
+    // API keys are looked up by a prefix of their hash and compared in full in constant time
+    // (keys/keys.ts); the column is derived, so every key issued before keeps working.
+    id: '002_api_key_hash_prefix',
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN key_hash_prefix text GENERATED ALWAYS AS (left(key_hash, 16)) STORED;
+      CREATE INDEX api_keys_key_hash_prefix ON api_keys (key_hash_prefix);
+    `,
+  },
 ];
 
 export async function migrate(db: Database): Promise<string[]> {
