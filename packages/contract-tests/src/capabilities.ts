@@ -18,6 +18,12 @@ export const allCapabilities = [
   'can be driven to its rate limit',
   /** Has the sandbox control that makes its next requests fail inside the service, to show the documented 500. */
   'can inject faults',
+  /**
+   * Every error body carries `code`, `error` and `details` (null when there is nothing to add), as
+   * the local implementations promise. The document itself requires only `code` of a V4 error
+   * (`error` of a register-tx error), which is all staging is held to.
+   */
+  'sends full error bodies',
   /** Answers any documented response on request (`Prefer: code=..., example=...`), as the Prism mock does. */
   'serves examples on request',
 ] as const;

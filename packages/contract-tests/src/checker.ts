@@ -5,7 +5,9 @@
  *   request did not ask for;
  * - the content type is one the document gives for that status;
  * - the body validates against that status's schema (Ajv, JSON Schema 2020-12, via createSchemaValidator);
- * - the response's required headers are present and valid.
+ * - the response's required headers are present and valid;
+ * - for a target that promises full error bodies, every 4xx/5xx JSON body carries `code`, `error`
+ *   and `details`, beyond what the document requires.
  *
  * A request outside the document (unknown path or method) must be answered 404 or 405 with the
  * structured error body.
@@ -20,7 +22,9 @@ export interface ObservedResponse {
 
 export interface CheckOptions {
   /** The request asked for a 5xx on purpose (the mock's `Prefer: code=500`). */
-  serverErrorRequested?: boolean;
+  serverErrorRequested?: boolean | undefined;
+  /** The target promises `code`, `error` and `details` in every error body (capability `sends full error bodies`). */
+  fullErrorBodies?: boolean | undefined;
 }
 
 const errorBodyPointer = validator.schemaPointer('GatewayErrorV4');
@@ -32,6 +36,7 @@ export function contractProblems(op: Operation | undefined, response: ObservedRe
 
   const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
   const body = parseBody(response.text, mediaType, problems);
+  if (options.fullErrorBodies && response.status >= 400 && mediaType === 'application/json') problems.push(...fullErrorBodyProblems(body));
 
   if (!op) {
     if (response.status !== 404 && response.status !== 405) problems.push(`a request outside the document was answered ${response.status}, not 404 or 405`);
@@ -62,6 +67,18 @@ export function contractProblems(op: Operation | undefined, response: ObservedRe
     const typed = header.type === 'integer' || header.type === 'number' ? Number(value) : value;
     problems.push(...schemaProblems(header.schemaPointer, typed, `header ${header.name}`));
   }
+  return problems;
+}
+
+/** What an error body lacks of `{ code: string, error: string, details: object | null }`. */
+function fullErrorBodyProblems(body: unknown): string[] {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return ['the error body is not an object'];
+  const { code, error, details } = body as Record<string, unknown>;
+  const problems: string[] = [];
+  if (typeof code !== 'string') problems.push('the error body has no string `code`');
+  if (typeof error !== 'string') problems.push('the error body has no string `error`');
+  if (details === undefined) problems.push('the error body has no `details` (null when there is nothing to add)');
+  else if (typeof details !== 'object') problems.push('the error body\'s `details` is neither an object nor null');
   return problems;
 }
 

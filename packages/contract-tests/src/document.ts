@@ -13,6 +13,8 @@ export interface Parameter {
   required: boolean;
   /** The parameter's schema, with its `$ref`s inlined (for generating values). */
   schema: Record<string, unknown>;
+  /** Where that schema is in the document, for `validator.validate`. */
+  schemaPointer: string;
   example?: unknown;
 }
 
@@ -70,9 +72,10 @@ function examplesOf(media: { examples?: Record<string, unknown>; example?: unkno
 }
 
 function readOperation(path: string, method: string, raw: Record<string, unknown>): Operation {
-  const parameters = ((raw.parameters ?? []) as unknown[]).map((parameter) => {
+  const parameters = ((raw.parameters ?? []) as unknown[]).map((parameter, index) => {
     const resolved = resolveRef<{ name: string; in: Parameter['in']; required?: boolean; schema: unknown; example?: unknown }>(parameter);
-    return { name: resolved.name, in: resolved.in, required: resolved.required ?? false, schema: inlineSchema(resolved.schema), example: resolved.example };
+    const at = refOf(parameter) ?? `#/paths/${escape(path)}/${method}/parameters/${index}`;
+    return { name: resolved.name, in: resolved.in, required: resolved.required ?? false, schema: inlineSchema(resolved.schema), schemaPointer: `${at}/schema`, example: resolved.example };
   });
   const body = raw.requestBody ? resolveRef<{ required?: boolean; content: Record<string, { examples?: Record<string, unknown>; schema?: unknown }> }>(raw.requestBody) : undefined;
   const responses = Object.entries(raw.responses as Record<string, unknown>).map(([status, response]) => {

@@ -14,6 +14,8 @@ export interface GatewayRequest {
   /** A concrete path, e.g. `/v4/get-order/abc`. */
   path: string;
   query?: Record<string, string | number | undefined>;
+  /** Appended to the query as it is, unencoded (for malformed percent-encoding and repeated names). */
+  rawQuery?: string;
   /** Sent as JSON. */
   body?: unknown;
   /** Sent as it is, with `contentType` (default application/json), for bodies that are not JSON. */
@@ -47,7 +49,13 @@ const requestTimeoutMs = 20_000;
 
 export class ContractViolation extends Error {}
 
-export function createGateway(url: string, apiKey?: string): Gateway {
+export interface GatewayOptions {
+  apiKey?: string | undefined;
+  /** Hold every error body to `code`, `error` and `details` (the target's `sends full error bodies`). */
+  fullErrorBodies?: boolean;
+}
+
+export function createGateway(url: string, { apiKey, fullErrorBodies = false }: GatewayOptions = {}): Gateway {
   return {
     url,
     async send<Body>(request: GatewayRequest): Promise<GatewayResponse<Body>> {
@@ -56,6 +64,7 @@ export function createGateway(url: string, apiKey?: string): Gateway {
       for (const [name, value] of Object.entries(request.query ?? {})) {
         if (value !== undefined) target.searchParams.set(name, String(value));
       }
+      if (request.rawQuery !== undefined) target.search = [target.search.slice(1), request.rawQuery].filter(Boolean).join('&');
       const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
       const key = request.apiKey === undefined ? apiKey : request.apiKey;
       if (key !== null && key !== undefined) headers.authorization = `Bearer ${key}`;
@@ -68,7 +77,7 @@ export function createGateway(url: string, apiKey?: string): Gateway {
       const response = await exchange(target, { method, headers, body, localAddress: request.from });
       const { text } = response;
       const operation = matchOperation(method, target.pathname);
-      const problems = contractProblems(operation, { status: response.status, headers: response.headers, text }, { serverErrorRequested: request.serverErrorRequested });
+      const problems = contractProblems(operation, { status: response.status, headers: response.headers, text }, { serverErrorRequested: request.serverErrorRequested, fullErrorBodies });
       if (problems.length) {
         throw new ContractViolation(
           [`${method} ${target.pathname}${target.search} broke the contract:`, ...problems.map((problem) => `  - ${problem}`), `  response ${response.status}: ${text.slice(0, 800)}`].join('\n'),

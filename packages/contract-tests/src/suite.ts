@@ -7,7 +7,7 @@ import type { Capability } from './capabilities.js';
 import { createGateway } from './gateway.js';
 
 export const target = inject('gateway');
-export const gateway = createGateway(target.url, target.apiKey);
+export const gateway = createGateway(target.url, { apiKey: target.apiKey, fullErrorBodies: target.capabilities.includes('sends full error bodies') });
 
 /** What the reporter reads from each test (vitest carries task meta to the reporter process). */
 export interface ContractMeta {

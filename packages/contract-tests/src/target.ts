@@ -31,9 +31,9 @@ function capabilitiesOf(name: TargetName, env: Env): Capability[] {
   const writes = env.GATEWAY_ALLOW_WRITES === '1';
   switch (name) {
     case 'mock':
-      return ['writes', 'serves examples on request'];
+      return ['writes', 'serves examples on request', 'sends full error bodies'];
     case 'server':
-      return ['writes', 'keeps state', 'applies business rules', 'can advance the simulated chain', 'can be driven to its rate limit', 'can inject faults'];
+      return ['writes', 'keeps state', 'applies business rules', 'can advance the simulated chain', 'can be driven to its rate limit', 'can inject faults', 'sends full error bodies'];
     case 'staging':
       return ['keeps state', 'applies business rules', ...(writes ? (['writes'] as const) : [])];
     case 'custom':

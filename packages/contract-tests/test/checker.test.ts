@@ -32,6 +32,18 @@ describe('the contract check', () => {
     expect(contractProblems(getOrder, response).join('\n')).toMatch(problem);
   });
 
+  it('holds a target that promises full error bodies to code, error and details', () => {
+    const notFound = { code: 'ORDER_NOT_FOUND', error: 'no such order', details: null };
+    expect(contractProblems(getOrder, json(404, notFound), { fullErrorBodies: true })).toEqual([]);
+    const { details: _details, ...withoutDetails } = notFound;
+    const { error: _error, ...withoutError } = notFound;
+    // The document requires only `code`: these pass for staging and fail for a local target.
+    for (const body of [withoutDetails, withoutError]) expect(contractProblems(getOrder, json(404, body))).toEqual([]);
+    expect(contractProblems(getOrder, json(404, withoutDetails), { fullErrorBodies: true }).join('\n')).toMatch(/no `details`/);
+    expect(contractProblems(getOrder, json(404, withoutError), { fullErrorBodies: true }).join('\n')).toMatch(/no string `error`/);
+    expect(contractProblems(undefined, json(404, { code: 'INVALID_REQUEST' }), { fullErrorBodies: true }).join('\n')).toMatch(/no string `error`[\s\S]*no `details`/);
+  });
+
   it('holds requests outside the document to 404/405 and the error body', () => {
     expect(contractProblems(undefined, json(200, { ok: true })).join('\n')).toMatch(/not 404 or 405[\s\S]*does not validate/);
     expect(contractProblems(undefined, json(404, { code: 'INVALID_REQUEST', error: 'no operation' }))).toEqual([]);

@@ -7,8 +7,8 @@
 import { describe, expect } from 'vitest';
 import type { Capability } from '../src/capabilities.js';
 import { operation, operations, type Operation } from '../src/document.js';
-import type { GatewayRequest } from '../src/gateway.js';
-import { exampleRequest, generatedRequests } from '../src/inputs.js';
+import { ContractViolation, type GatewayRequest } from '../src/gateway.js';
+import { edgeBodyCases, edgeParameterCases, exampleRequest, generatedRequests, type EdgeCase } from '../src/inputs.js';
 import { contractTest, gateway, has } from '../src/suite.js';
 
 /** Requests that change state need a target that accepts writes (staging is read-only by default). */
@@ -26,6 +26,44 @@ describe('generated valid inputs are accepted', () => {
         else expect(answer.status, JSON.stringify(request)).toBeLessThan(500);
       }
     });
+  });
+});
+
+/**
+ * Sends each case and collects every failure, so that one run lists all the edge inputs a target
+ * gets wrong rather than the first. An answer must pass the contract check (documented status, no
+ * 5xx, schema); an input outside the document must get a 4xx; an input inside it, a 2xx from a
+ * target that only knows the schemas.
+ */
+async function failuresOf(cases: EdgeCase[]): Promise<string[]> {
+  const failures: string[] = [];
+  for (const { what, request, invalid } of cases) {
+    try {
+      const answer = await gateway.send(request);
+      if (invalid && (answer.status < 400 || answer.status >= 500)) failures.push(`${what}: outside the document, yet answered ${answer.status}`);
+      if (invalid === false && !has('applies business rules') && answer.status >= 300) failures.push(`${what}: valid by the schemas, yet answered ${answer.status}`);
+    } catch (error) {
+      const message = error instanceof ContractViolation ? error.message : `no answer: ${(error as Error).message}`;
+      failures.push(`${what}: ${message.slice(0, 600)}`);
+    }
+  }
+  return failures;
+}
+
+describe('edge inputs get a documented answer, and a 4xx when outside the document', () => {
+  operations.forEach((op, index) => {
+    const parameterCases = edgeParameterCases(op, 3000 + index);
+    if (parameterCases.length) {
+      contractTest(`${op.operationId}: ${parameterCases.length} parameters at the edge (NUL, controls, bad percent-encoding, 20,000 digits, unicode, arrays)`, writing(op), async () => {
+        expect(await failuresOf(parameterCases)).toEqual([]);
+      });
+    }
+    const bodyCases = edgeBodyCases(op, 2000 + index);
+    if (bodyCases.length) {
+      contractTest(`${op.operationId}: ${bodyCases.length} body values at the edge (NUL, lone surrogates, long strings, 1e308, wrong types)`, writing(op), async () => {
+        expect(await failuresOf(bodyCases)).toEqual([]);
+      });
+    }
   });
 });
 
@@ -112,6 +150,11 @@ describe('requests outside the document are answered without a 5xx', () => {
     { path: '/v5/get-routes' },
     { path: '/v3/get-quote' },
     { path: '/v4/get-order' },
+    { path: '/v4/get-order/' },
+    { path: '/v4//get-order/abc' },
+    { path: '/v4/get-orders//' },
+    { path: '/v4/%ZZ' },
+    { path: '/v4/get-routes%00' },
     { path: '/v4/get-routes/extra' },
     { method: 'DELETE', path: '/v4/get-quote' },
     { method: 'POST', path: '/v4/get-routes', body: {} },

@@ -12,12 +12,14 @@
  * - an unknown path gets 404 and a known path with an unknown method 405, with the same error body;
  * - a request target that cannot be percent-decoded (`%ZZ`, `%C0%AF`) is answered here and never
  *   reaches Prism, whose router throws on it and takes the whole process down;
+ * - a query parameter Prism lets through although its schema refuses it (an empty value, which
+ *   Prism takes for an absent one; a number beyond a double) gets the same 400;
  * - HEAD on a GET operation is sent to Prism as that GET and answered without the body;
  * - a request without `Prefer` is answered with the example of its route (see examples.ts);
  * - when Prism fails to answer, the documented 500 says so without naming Prism's address.
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { OpenApiDocument } from '@swap-gateway/openapi';
+import { createSchemaValidator, type OpenApiDocument } from '@swap-gateway/openapi';
 import { exampleForRequest } from './examples.js';
 import { createRouter, type MockOperation } from './operations.js';
 
@@ -44,11 +46,14 @@ interface Violation {
 }
 
 const apiKeyLength = 32;
+export const maxHeaderBytes = 64 * 1024;
 
 export function createFront({ document, upstream, dynamic, log }: FrontOptions): Server {
   const route = createRouter(document);
+  const validator = createSchemaValidator(document);
 
-  return createServer((req, res) => {
+  // Long enough for the longest request line a client may send (a 20,000-digit amount); Prism gets the same limit.
+  return createServer({ maxHeaderSize: maxHeaderBytes }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       // A fault of the mock itself, not of the request: the documented 500 (every operation has
       // one), without a stack trace or the address Prism listens on.
@@ -89,6 +94,9 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
     const keyError = checkApiKey(req.headers.authorization);
     if (keyError) return sendError(res, 401, keyError);
 
+    const queryError = operation.documentsBadRequest ? checkQuery(operation, url.searchParams) : undefined;
+    if (queryError) return sendError(res, 400, queryError);
+
     let parsed: unknown;
     if (body.length > 0 && isJson(req.headers['content-type'])) {
       try {
@@ -106,6 +114,18 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
       if (example) headers.prefer = `example=${example}`;
     }
     return forward(req, res, body, { operation, headers, path });
+  }
+
+  /** Each query parameter given, against its schema (numbers read as JavaScript and Ajv's coercion read them). */
+  function checkQuery(operation: MockOperation, query: URLSearchParams): ErrorBody | undefined {
+    for (const { name, schemaPointer, type } of operation.queryParameters) {
+      for (const text of query.getAll(name)) {
+        const value = (type === 'integer' || type === 'number') && text.trim() !== '' && !Number.isNaN(Number(text)) ? Number(text) : text;
+        const { valid, errors } = validator.validate(schemaPointer, value);
+        if (!valid) return { code: 'INVALID_REQUEST', error: `query parameter '${name}' is invalid`, details: { message: validator.describe(errors) } };
+      }
+    }
+    return undefined;
   }
 
   async function forward(req: IncomingMessage, res: ServerResponse, body: Buffer, context: { operation: MockOperation; headers: IncomingMessage['headers']; path: string } | undefined): Promise<void> {

@@ -15,6 +15,8 @@ export interface MockOperation {
   statuses: string[];
   /** Whether the operation reads a query string at all. */
   takesQuery: boolean;
+  /** The query parameters, with the JSON pointer of each one's schema and its type. */
+  queryParameters: Array<{ name: string; schemaPointer: string; type: unknown }>;
   /** Names of the examples of the 2xx response, for `Prefer: example=<name>`. */
   successExamples: Set<string>;
 }
@@ -53,7 +55,10 @@ function describeOperation(document: OpenApiDocument, path: string, method: stri
   const success = Object.entries(responses).find(([status]) => status.startsWith('2'));
   const successResponse = success ? (resolve(document, success[1]) as { content?: Record<string, { examples?: object }> }) : undefined;
   const examples = successResponse?.content?.['application/json']?.examples ?? {};
-  const parameters = ((operation.parameters ?? []) as unknown[]).map((parameter) => resolve(document, parameter) as { name: string });
+  const parameters = ((operation.parameters ?? []) as unknown[]).map((parameter, index) => ({
+    ...(resolve(document, parameter) as { name: string; in: string; schema?: { type?: unknown; $ref?: string } }),
+    at: (parameter as { $ref?: string }).$ref ?? `#/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}/parameters/${index}`,
+  }));
   return {
     operationId: String(operation.operationId),
     method: method.toUpperCase(),
@@ -61,7 +66,10 @@ function describeOperation(document: OpenApiDocument, path: string, method: stri
     parameterNames: parameters.map(({ name }) => name),
     documentsBadRequest: '400' in responses,
     statuses: Object.keys(responses),
-    takesQuery: parameters.some((parameter) => (parameter as { in?: string }).in === 'query'),
+    takesQuery: parameters.some((parameter) => parameter.in === 'query'),
+    queryParameters: parameters
+      .filter((parameter) => parameter.in === 'query')
+      .map(({ name, schema, at }) => ({ name, schemaPointer: `${at}/schema`, type: (resolve(document, schema) as { type?: unknown } | undefined)?.type })),
     successExamples: new Set(Object.keys(examples)),
   };
 }

@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { maxHeaderBytes } from './front.js';
 
 const require = createRequire(import.meta.url);
 
@@ -38,7 +39,8 @@ function prismEntry(): string {
 }
 
 export async function startPrism(options: PrismOptions): Promise<PrismProcess> {
-  const args = [prismEntry(), 'mock', options.document, '--host', '127.0.0.1', '--port', String(options.port)];
+  // Prism gets the front's header limit, so that a long request line the front accepted reaches it.
+  const args = [`--max-http-header-size=${maxHeaderBytes}`, prismEntry(), 'mock', options.document, '--host', '127.0.0.1', '--port', String(options.port)];
   if (options.dynamic) args.push('--dynamic');
   if (options.seed !== undefined) args.push('--seed', String(options.seed));
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
