@@ -4,7 +4,8 @@
  * payment, and broadcasting it.
  *
  * `BitcoinAdapter` is the boundary to the network. The default `SimulatedBitcoin` needs no network:
- * every address holds a deterministic set of confirmed UTXOs (from a hash of the address), and a
+ * every address holds a deterministic set of confirmed UTXOs (their funding transactions and their
+ * balance derive from a hash of the address), the chain knows the outputs it has handed out, and a
  * broadcast transaction is recorded rather than relayed.
  */
 import { createHash } from 'node:crypto';
@@ -27,8 +28,19 @@ export interface BitcoinAdapter {
   feeRate(): number;
   /** Confirmed, spendable outputs of an address. */
   utxos(address: string): Promise<Utxo[]>;
+  /**
+   * The output an input spends, or undefined when the chain does not know it. register-tx refuses
+   * inputs whose output is unknown, so an adapter without this method accepts no payment.
+   */
+  prevout?(txid: string, vout: number): Promise<Prevout | undefined>;
   /** Hands a raw transaction to the network; resolves to its txid. */
   broadcast(transactionHex: string): Promise<string>;
+}
+
+/** An output as an input sees it: what signatures commit to (BIP 143, BIP 341) and what screening reads. */
+export interface Prevout {
+  script: Uint8Array;
+  value: bigint;
 }
 
 export interface BitcoinConfig {
@@ -40,6 +52,8 @@ export interface BitcoinConfig {
 export class SimulatedBitcoin implements BitcoinAdapter {
   readonly network: BitcoinNetwork;
   readonly broadcasts: string[] = [];
+  /** Outputs handed out by utxos(), by `txid:vout`: the simulated chain's UTXO set. */
+  private readonly known = new Map<string, Prevout>();
 
   constructor(private readonly config: BitcoinConfig) {
     this.network = bitcoinNetwork(config.network);
@@ -49,17 +63,28 @@ export class SimulatedBitcoin implements BitcoinAdapter {
     return this.config.feeRate;
   }
 
-  /** Three outputs splitting the configured balance 50/30/20, each in its own funding transaction. */
+  /**
+   * Three outputs splitting the address's balance 50/30/20, each in its own funding transaction.
+   * The balance is the configured one plus up to as much again, from a hash of the address, so
+   * that addresses differ while every address can fund what the configured balance funds.
+   */
   async utxos(address: string): Promise<Utxo[]> {
     const script = bitcoinLib.address.toOutputScript(address, this.network);
-    const balance = BigInt(this.config.simulatedBalanceSats);
+    const configured = BigInt(this.config.simulatedBalanceSats);
+    const balance = configured + (configured * BigInt(sha256(`balance:${address}`).readUInt16BE(0))) / 65_536n;
     return [50n, 30n, 20n].map((share, index) => {
+      const value = (balance * share) / 100n;
       const funding = new bitcoinLib.Transaction();
       funding.version = 2;
       funding.addInput(sha256(`funding:${address}:${index}`), 0);
-      funding.addOutput(script, (balance * share) / 100n);
-      return { txid: funding.getId(), vout: 0, value: (balance * share) / 100n, transactionHex: funding.toHex() };
+      funding.addOutput(script, value);
+      this.known.set(`${funding.getId()}:0`, { script, value });
+      return { txid: funding.getId(), vout: 0, value, transactionHex: funding.toHex() };
     });
+  }
+
+  async prevout(txid: string, vout: number): Promise<Prevout | undefined> {
+    return this.known.get(`${txid}:${vout}`);
   }
 
   async broadcast(transactionHex: string): Promise<string> {
@@ -155,16 +180,16 @@ export function maxSpendable(utxos: Utxo[], feeRate: number): { balance: bigint;
   return { balance, maxSpendable: balance > fee ? balance - fee : 0n };
 }
 
-/** What register-tx needs to know about a raw payment. */
+/** What register-tx needs to know about a raw payment, before its inputs are looked up. */
 export interface ParsedPayment {
+  transaction: bitcoinLib.Transaction;
   txid: string;
   /** Sats paid to the given address. */
   paid: bigint;
   /** Data of the OP_RETURN outputs, hex. */
   opReturns: string[];
-  /** Addresses the transaction pays to or spends from (where the script reveals them). */
-  addresses: string[];
-  signed: boolean;
+  /** Addresses the transaction pays to. */
+  outputAddresses: string[];
 }
 
 export function parsePayment(transactionHex: string, depositAddress: string, network: BitcoinNetwork): ParsedPayment {
@@ -172,7 +197,7 @@ export function parsePayment(transactionHex: string, depositAddress: string, net
   const depositScript = bitcoinLib.address.toOutputScript(depositAddress, network);
   let paid = 0n;
   const opReturns: string[] = [];
-  const addresses = new Set<string>();
+  const outputAddresses = new Set<string>();
   for (const output of transaction.outs) {
     if (equalBytes(output.script, depositScript)) paid += output.value;
     if (output.script[0] === bitcoinLib.opcodes.OP_RETURN) {
@@ -180,27 +205,130 @@ export function parsePayment(transactionHex: string, depositAddress: string, net
       opReturns.push(data.map(toHex).join(''));
       continue;
     }
-    try {
-      addresses.add(bitcoinLib.address.fromOutputScript(output.script, network));
-    } catch {
-      // A non-standard output has no address to screen.
-    }
+    const address = addressOf(output.script, network);
+    if (address) outputAddresses.add(address);
   }
-  for (const input of transaction.ins) {
-    const spender = inputAddress(input, network);
-    if (spender) addresses.add(spender);
-  }
-  const signed = transaction.ins.length > 0 && transaction.ins.every((input) => input.script.length > 0 || input.witness.length > 0);
-  return { txid: transaction.getId(), paid, opReturns, addresses: [...addresses], signed };
+  return { transaction, txid: transaction.getId(), paid, opReturns, outputAddresses: [...outputAddresses] };
 }
 
-/** The address an input spends from, when its script or witness carries a public key (P2WPKH, P2PKH). */
-function inputAddress(input: { script: Uint8Array; witness: Uint8Array[] }, network: BitcoinNetwork): string | undefined {
-  const pubkey = input.witness.length === 2 ? input.witness[1] : (bitcoinLib.script.decompile(input.script) ?? [])[1];
-  if (!(pubkey instanceof Uint8Array) || pubkey.length !== 33) return undefined;
-  return input.witness.length === 2
-    ? bitcoinLib.payments.p2wpkh({ pubkey, network }).address
-    : bitcoinLib.payments.p2pkh({ pubkey, network }).address;
+/** The address of an output script, when it has one (a non-standard script has none to screen). */
+export function addressOf(script: Uint8Array, network: BitcoinNetwork): string | undefined {
+  try {
+    return bitcoinLib.address.fromOutputScript(script, network);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Checks the signature of every input against the output it spends (`prevouts[i]` for input i).
+ * Returns why the first input that does not verify fails, or undefined when all verify. Verified:
+ * P2PKH, P2WPKH, P2SH-P2WPKH, P2TR key path, and P2WSH (also nested in P2SH) whose witness script
+ * is a single key (P2PK) or bare multisig; any other spend is reported as not verifiable.
+ */
+export function inputSignatureProblem(transaction: bitcoinLib.Transaction, prevouts: Prevout[]): string | undefined {
+  if (transaction.ins.length === 0) return 'the transaction has no inputs';
+  for (let index = 0; index < transaction.ins.length; index++) {
+    const problem = inputProblem(transaction, index, prevouts);
+    if (problem) return `input ${index}: ${problem}`;
+  }
+  return undefined;
+}
+
+function inputProblem(transaction: bitcoinLib.Transaction, index: number, prevouts: Prevout[]): string | undefined {
+  const input = transaction.ins[index]!;
+  const { script, value } = prevouts[index]!;
+  const { payments, crypto } = bitcoinLib;
+  const scriptSig = bitcoinLib.script.decompile(input.script) ?? [];
+  const witness = input.witness;
+
+  const spendsP2wpkh = (program: Uint8Array) => {
+    if (witness.length !== 2 || !equalBytes(crypto.hash160(witness[1]!), program)) return 'the witness does not hold the public key of the output';
+    const scriptCode = payments.p2pkh({ hash: program }).output!;
+    return ecdsaProblem(witness[0]!, witness[1]!, (hashType) => transaction.hashForWitnessV0(index, scriptCode, value, hashType));
+  };
+  const spendsP2wsh = (program: Uint8Array) => {
+    const witnessScript = witness[witness.length - 1];
+    if (!witnessScript || !equalBytes(crypto.sha256(witnessScript), program)) return 'the witness script does not hash to the output';
+    return scriptProblem(witnessScript, witness.slice(0, -1), (hashType) => transaction.hashForWitnessV0(index, witnessScript, value, hashType));
+  };
+
+  const type = outputType(script);
+  switch (type) {
+    case 'p2pkh': {
+      const [signature, pubkey] = scriptSig;
+      if (scriptSig.length !== 2 || !(signature instanceof Uint8Array) || !(pubkey instanceof Uint8Array)) return 'the script does not hold a signature and a public key';
+      if (!equalBytes(crypto.hash160(pubkey), script.subarray(3, 23))) return 'the public key does not match the output';
+      return ecdsaProblem(signature, pubkey, (hashType) => transaction.hashForSignature(index, script, hashType));
+    }
+    case 'p2wpkh':
+      return input.script.length ? 'a native SegWit input has a non-empty script' : spendsP2wpkh(script.subarray(2));
+    case 'p2wsh':
+      return input.script.length ? 'a native SegWit input has a non-empty script' : spendsP2wsh(script.subarray(2));
+    case 'p2sh': {
+      const redeem = scriptSig.length === 1 ? scriptSig[0] : undefined;
+      if (!(redeem instanceof Uint8Array) || !equalBytes(crypto.hash160(redeem), script.subarray(2, 22))) return 'the redeem script does not hash to the output';
+      const nested = outputType(redeem);
+      if (nested === 'p2wpkh') return spendsP2wpkh(redeem.subarray(2));
+      if (nested === 'p2wsh') return spendsP2wsh(redeem.subarray(2));
+      return 'only P2SH-wrapped SegWit spends are verified';
+    }
+    case 'p2tr': {
+      const signature = witness.length === 1 ? witness[0]! : undefined;
+      if (!signature || (signature.length !== 64 && signature.length !== 65)) return 'only Taproot key-path spends are verified';
+      const hashType = signature.length === 65 ? signature[64]! : bitcoinLib.Transaction.SIGHASH_DEFAULT;
+      const hash = transaction.hashForWitnessV1(index, prevouts.map((prevout) => prevout.script), prevouts.map((prevout) => prevout.value), hashType);
+      return ecc.verifySchnorr(hash, script.subarray(2), signature.subarray(0, 64)) ? undefined : 'the Schnorr signature does not verify';
+    }
+    default:
+      return 'the output it spends has no standard script';
+  }
+}
+
+type OutputType = 'p2pkh' | 'p2sh' | 'p2wpkh' | 'p2wsh' | 'p2tr';
+
+function outputType(script: Uint8Array): OutputType | undefined {
+  const { opcodes } = bitcoinLib;
+  if (script.length === 25 && script[0] === opcodes.OP_DUP && script[1] === opcodes.OP_HASH160 && script[2] === 20 && script[23] === opcodes.OP_EQUALVERIFY && script[24] === opcodes.OP_CHECKSIG) return 'p2pkh';
+  if (script.length === 23 && script[0] === opcodes.OP_HASH160 && script[1] === 20 && script[22] === opcodes.OP_EQUAL) return 'p2sh';
+  if (script.length === 22 && script[0] === opcodes.OP_0 && script[1] === 20) return 'p2wpkh';
+  if (script.length === 34 && script[0] === opcodes.OP_0 && script[1] === 32) return 'p2wsh';
+  if (script.length === 34 && script[0] === opcodes.OP_1 && script[1] === 32) return 'p2tr';
+  return undefined;
+}
+
+/** A witness script of one key (`<key> OP_CHECKSIG`) or m-of-n multisig, with the stack that spends it. */
+function scriptProblem(witnessScript: Uint8Array, stack: Uint8Array[], sighash: (hashType: number) => Uint8Array): string | undefined {
+  const { payments } = bitcoinLib;
+  const single = attempt(() => payments.p2pk({ output: witnessScript }));
+  if (single) return stack.length === 1 ? ecdsaProblem(stack[0]!, single.pubkey!, sighash) : 'a single-key script takes one signature';
+  const multisig = attempt(() => payments.p2ms({ output: witnessScript }));
+  if (!multisig) return 'only single-key and multisig witness scripts are verified';
+  // OP_CHECKMULTISIG pops one extra (empty) item, then matches signatures to keys in order.
+  const [dummy, ...signatures] = stack;
+  if (!dummy || dummy.length !== 0 || signatures.length !== multisig.m) return `a ${multisig.m}-of-${multisig.n} script takes an empty item and ${multisig.m} signatures`;
+  let key = 0;
+  for (const signature of signatures) {
+    while (key < multisig.pubkeys!.length && ecdsaProblem(signature, multisig.pubkeys![key]!, sighash)) key++;
+    if (key === multisig.pubkeys!.length) return 'a multisig signature does not verify';
+    key++;
+  }
+  return undefined;
+}
+
+function ecdsaProblem(encoded: Uint8Array, pubkey: Uint8Array, sighash: (hashType: number) => Uint8Array): string | undefined {
+  const decoded = attempt(() => bitcoinLib.script.signature.decode(encoded));
+  if (!decoded) return 'the signature is not a DER signature with a sighash type';
+  if (!ecc.isPoint(pubkey)) return 'the public key is not a point on secp256k1';
+  return ecc.verify(sighash(decoded.hashType), pubkey, decoded.signature) ? undefined : 'the signature does not verify';
+}
+
+function attempt<T>(make: () => T): T | undefined {
+  try {
+    return make();
+  } catch {
+    return undefined;
+  }
 }
 
 export const psbtMagicHex = '70736274ff';

@@ -2,7 +2,8 @@
  * What the chains report about an order after it is created: the source transaction confirming,
  * the market maker's delivery (or the Bitcoin payout of an offramp), a refund.
  *
- * `SimulatedChains` is deterministic: a source transaction confirms `confirmationDelaySeconds` after
+ * `SimulatedChains` is deterministic: an order whose source transaction is not seen within
+ * `unpaidOrderExpirySeconds` of its creation expires, a source transaction confirms `confirmationDelaySeconds` after
  * it is seen, an offramp payout confirms `payoutDelaySeconds` after it is sent, and every hash is
  * derived from the order id in the format of its chain.
  */
@@ -13,6 +14,8 @@ import type { OrderRow } from '../orders/store.js';
 
 export interface SettlementAdapter {
   sourceConfirmed(order: OrderRow, nowMs: number): boolean;
+  /** No source transaction was seen within the payment window: the order expires. */
+  paymentWindowClosed(order: OrderRow, nowMs: number): boolean;
   /** Sends the Bitcoin payout of an offramp; resolves to its txid. */
   sendPayout(order: OrderRow): Promise<string>;
   payoutConfirmed(order: OrderRow, nowMs: number): boolean;
@@ -23,10 +26,14 @@ export interface SettlementAdapter {
 }
 
 export class SimulatedChains implements SettlementAdapter {
-  constructor(private readonly delays: { confirmationDelaySeconds: number; payoutDelaySeconds: number }) {}
+  constructor(private readonly delays: { confirmationDelaySeconds: number; payoutDelaySeconds: number; unpaidOrderExpirySeconds: number }) {}
 
   sourceConfirmed(order: OrderRow, nowMs: number): boolean {
     return order.src_seen_ms !== null && nowMs >= order.src_seen_ms + this.delays.confirmationDelaySeconds * 1000;
+  }
+
+  paymentWindowClosed(order: OrderRow, nowMs: number): boolean {
+    return order.src_seen_ms === null && nowMs >= order.created_ms + this.delays.unpaidOrderExpirySeconds * 1000;
   }
 
   async sendPayout(order: OrderRow): Promise<string> {
@@ -44,6 +51,21 @@ export class SimulatedChains implements SettlementAdapter {
   async refund(order: OrderRow, chain: ChainKind): Promise<string> {
     return simulatedHash(chain, `refund:${order.id}`);
   }
+}
+
+const hashFormats: Record<ChainKind, { pattern: RegExp; description: string }> = {
+  bitcoin: { pattern: /^[0-9a-fA-F]{64}$/, description: '64 hex digits' },
+  tron: { pattern: /^[0-9a-fA-F]{64}$/, description: '64 hex digits' },
+  evm: { pattern: /^0x[0-9a-fA-F]{64}$/, description: '0x and 64 hex digits' },
+  solana: { pattern: /^[1-9A-HJ-NP-Za-km-z]{64,88}$/, description: 'a Base58 signature of 64 bytes' },
+};
+
+/** Whether a string is a transaction hash of the chain's kind; the format's description when it is not. */
+export function transactionHashProblem(chain: ChainKind, hash: string): string | undefined {
+  const format = hashFormats[chain];
+  if (!format.pattern.test(hash)) return format.description;
+  if (chain === 'solana' && bs58.decode(hash).length !== 64) return format.description;
+  return undefined;
 }
 
 /** A transaction hash in the format of its chain: hex txid, 0x hash, Tron hex id, or Base58 signature. */

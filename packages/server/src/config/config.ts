@@ -81,6 +81,11 @@ export interface GatewayConfig {
     confirmationDelaySeconds: number;
     /** Seconds an offramp payout stays pending before it confirms. */
     payoutDelaySeconds: number;
+    /**
+     * Seconds an order waits for its source transaction (the onramp payment, the offramp or
+     * token-swap transaction); then it fails with reason `expired` and its liquidity is released.
+     */
+    unpaidOrderExpirySeconds: number;
     /** How often the chain adapters are polled. 0 turns the background loop off (tests advance by hand). */
     tickMs: number;
   };
@@ -106,6 +111,8 @@ export const sandboxConfigFile = fileURLToPath(new URL('../../config/sandbox.jso
 
 /** A partial configuration merged over the file, section by section. */
 export type ConfigOverrides = { [K in keyof GatewayConfig]?: GatewayConfig[K] extends unknown[] ? GatewayConfig[K] : Partial<GatewayConfig[K]> | GatewayConfig[K] };
+
+const builtInSigningSecret = () => (JSON.parse(readFileSync(sandboxConfigFile, 'utf8')) as GatewayConfig).signingSecret;
 
 export function loadConfig(options: { configFile?: string; overrides?: ConfigOverrides; env?: NodeJS.ProcessEnv } = {}): GatewayConfig {
   const env = options.env ?? process.env;
@@ -164,6 +171,10 @@ export class ConfigError extends Error {}
 function checkConfig(config: GatewayConfig): void {
   const problems: string[] = [];
   if (!config.signingSecret || config.signingSecret.length < 16) problems.push('signingSecret must be at least 16 characters');
+  // The built-in secret is public (it is in the repository): with it anyone can seal a quote.
+  if (!config.sandbox && config.signingSecret === builtInSigningSecret()) {
+    problems.push('signingSecret is the public one of the built-in sandbox configuration; outside "sandbox": true set your own (GATEWAY_SIGNING_SECRET)');
+  }
   const chains = new Map(config.chains.map((chain) => [chain.id, chain]));
   const tokenKey = (chain: string, address: string) => `${chain}:${address.toLowerCase()}`;
   const tokens = new Map(config.tokens.map((token) => [tokenKey(token.chain, token.address), token]));
@@ -184,5 +195,6 @@ function checkConfig(config: GatewayConfig): void {
   for (const entry of config.liquidity) if (!tokens.has(tokenKey(entry.chain, entry.token))) problems.push(`liquidity for unknown token ${entry.chain}:${entry.token}`);
   if (config.orders.maxPageSize < 1 || config.orders.defaultPageSize > config.orders.maxPageSize) problems.push('orders.defaultPageSize must be between 1 and orders.maxPageSize');
   if (config.slippage.minBps > config.slippage.maxBps) problems.push('slippage.minBps is above slippage.maxBps');
+  if (!(config.lifecycle.unpaidOrderExpirySeconds > 0)) problems.push('lifecycle.unpaidOrderExpirySeconds must be a positive number of seconds');
   if (problems.length) throw new ConfigError(`invalid configuration:\n- ${problems.join('\n- ')}`);
 }

@@ -1,14 +1,15 @@
 /**
  * Moves orders through their states from what the chain adapters report:
- * inProgress → success (received_tokens), and, when the sandbox forces it, failed or refunded
+ * inProgress → success (received_tokens); inProgress → failed `{ reason: 'expired' }` when no source
+ * transaction is seen within the payment window; and, when the sandbox forces it, failed or refunded
  * (refunded_tokens). An offramp shows its pending Bitcoin payout while the payout confirms.
  * A background loop polls the adapters; the sandbox can also run a pass on demand.
  */
 import type { SettlementAdapter } from '../chains/settlement.js';
-import { simulatedHash } from '../chains/settlement.js';
+import { simulatedHash, transactionHashProblem } from '../chains/settlement.js';
 import type { Clock } from '../clock.js';
 import type { Catalogue } from '../config/catalogue.js';
-import { GatewayError } from '../http/errors.js';
+import { GatewayError, invalidRequest } from '../http/errors.js';
 import type { Database } from '../store/database.js';
 import { findOrder, markPayoutSent, markSourceSeen, normalizeHash, ordersInProgress, settleOrder, type OrderRow, type Outcome, type SettlementTransfer } from './store.js';
 import type { OrderView } from './view.js';
@@ -38,7 +39,7 @@ export class Lifecycle {
     await this.running;
   }
 
-  /** One pass over the orders in progress whose source transaction was seen. Passes never overlap. */
+  /** One pass over the orders in progress. Passes never overlap. */
   tick(): Promise<void> {
     this.running ??= this.pass().finally(() => (this.running = undefined));
     return this.running;
@@ -46,7 +47,12 @@ export class Lifecycle {
 
   private async pass(): Promise<void> {
     const now = this.clock.now();
-    for (const order of await ordersInProgress(this.db)) {
+    for (const order of await ordersInProgress(this.db, false)) {
+      if (this.chains.paymentWindowClosed(order, now)) {
+        await this.settle(order, 'failed', { failed: { reason: 'expired', message: 'no source transaction was seen in time; the reserved liquidity is released' } });
+      }
+    }
+    for (const order of await ordersInProgress(this.db, true)) {
       if (!this.chains.sourceConfirmed(order, now)) continue;
       if (order.route === 'offramp' && !order.payout_txid) {
         await markPayoutSent(this.db, order.id, await this.chains.sendPayout(order), now);
@@ -60,7 +66,10 @@ export class Lifecycle {
   async sourceSent(orderId: string, txHash?: string): Promise<OrderRow> {
     const order = await this.order(orderId);
     if (order.route === 'onramp') throw conflict('an onramp payment is registered with PATCH /v4/register-tx');
-    const hash = txHash ? normalizeHash(txHash) : simulatedHash(this.catalogue.kindOf(order.src_chain)!, `source:${order.id}`);
+    const kind = this.catalogue.kindOf(order.src_chain)!;
+    const malformed = txHash === undefined ? undefined : transactionHashProblem(kind, txHash);
+    if (malformed) throw invalidRequest(`txHash is not a ${order.src_chain} transaction hash`, { expected: malformed, actual: txHash! });
+    const hash = txHash ? normalizeHash(txHash) : simulatedHash(kind, `source:${order.id}`);
     if (!(await markSourceSeen(this.db, order.id, hash, this.clock.now()))) throw conflict('the order already has a source transaction, or is settled');
     return this.order(orderId);
   }
@@ -97,7 +106,7 @@ export class Lifecycle {
 
   private async order(orderId: string): Promise<OrderRow> {
     const order = await findOrder(this.db, orderId);
-    if (!order || order.id !== orderId) throw new GatewayError('ORDER_NOT_FOUND', 'no order has this id', null, 404);
+    if (!order || order.id !== orderId.toLowerCase()) throw new GatewayError('ORDER_NOT_FOUND', 'no order has this id', null, 404);
     return order;
   }
 }

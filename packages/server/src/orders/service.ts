@@ -4,13 +4,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { GatewayCreateOrderV3, GatewayOrderInfoV3, GatewayOrdersPageV3, GatewayRegisterTxResultV4, GatewayRegisterTxV4 } from '@swap-gateway/types';
 import { normalizeAddress } from '../chains/addresses.js';
-import { buildPaymentPsbt, InsufficientFunds, parsePayment, psbtMagicHex, type BitcoinAdapter, type DepositAddresses } from '../chains/bitcoin.js';
+import { addressOf, buildPaymentPsbt, inputSignatureProblem, InsufficientFunds, parsePayment, psbtMagicHex, type BitcoinAdapter, type DepositAddresses, type Prevout } from '../chains/bitcoin.js';
 import { buildSourceTransaction } from '../chains/transactions.js';
 import type { Clock } from '../clock.js';
 import type { Catalogue } from '../config/catalogue.js';
 import type { GatewayConfig, RouteKind } from '../config/config.js';
 import { GatewayError, invalidRequest } from '../http/errors.js';
-import type { QuoteSeal } from '../quote/seal.js';
+import { checkVolumeLimits, lockRouteVolume } from '../quote/limits.js';
+import { canonicalJson, type QuoteSeal } from '../quote/seal.js';
 import type { Database, Queryable } from '../store/database.js';
 import type { CursorCodec } from './cursor.js';
 import { findOrder, insertOrder, listOrders, markSourceSeen, orderByQuote, reserveLiquidity, type OrderRow } from './store.js';
@@ -47,8 +48,9 @@ export class OrderService {
 
   /**
    * create-order. The checks run in the order a client can fix them: the refund address (V4) or
-   * the owner (V3, checked before validation by the V3 route), the seal, the expiry, then in one
-   * transaction the duplicate check and the liquidity reservation.
+   * the owner (V3, checked before validation by the V3 route), the seal, the expiry, someone who can
+   * reclaim the funds, then in one transaction: the quote as issued, the duplicate check, the volume
+   * limits (under the route's lock) and the liquidity reservation.
    */
   async create(body: Record<string, unknown>, apiVersion: 'v3' | 'v4'): Promise<GatewayCreateOrderV3> {
     const { seal, clock, db } = this.deps;
@@ -60,15 +62,30 @@ export class OrderService {
     const sealed = seal.open(route, quote);
     if (!sealed) throw new GatewayError('INVALID_ORDER_ARGS', 'the quote was changed after get-quote, or was not issued by this service', { message: 'signedQuoteData does not match the quote' });
     if (clock.now() > sealed.exp) throw new GatewayError('ORDER_EXPIRED', 'the quote expired; request a new one', { message: `expired at ${new Date(sealed.exp).toISOString()}` });
+    if (route !== 'onramp' && !this.refundAddress(route, quote)) {
+      // Only a V3 token swap gets here (V4 requires refundAddress, a V3 offramp ownerAddress): the
+      // source contract would hold the funds with no owner, so no order is created.
+      throw new GatewayError('INVALID_ORDER_ARGS', 'the quote names no refundAddress and no sender, so nobody could reclaim the funds; request a new quote with refundAddress', {
+        expected: 'refundAddress or sender',
+        actual: 'none',
+      });
+    }
+    const limitedRoute = this.deps.catalogue.route(quote.inputAmount.chain, quote.inputAmount.address, quote.outputAmount.chain, quote.outputAmount.address);
 
     const orderId = randomUUID();
     const reserveToken = quote.outputAmount;
     try {
       return await db.transaction(async (tx) => {
-        const issued = await tx.query('SELECT id FROM quotes WHERE id = $1', [sealed.id]);
+        const issued = await tx.query<{ body: unknown }>('SELECT body FROM quotes WHERE id = $1', [sealed.id]);
         if (issued.length === 0) throw new GatewayError('INVALID_ORDER_ARGS', 'the quote was not issued by this service', { message: 'unknown quote' });
+        checkAsIssued(issued[0]!.body, quote);
         const existing = await orderByQuote(tx, sealed.id);
         if (existing) throw duplicate(existing);
+        if (limitedRoute) {
+          await lockRouteVolume(tx, limitedRoute);
+          const account = quote.sender ?? this.refundAddress(route, quote) ?? undefined;
+          await checkVolumeLimits(tx, this.deps.catalogue, limitedRoute, { amount: BigInt(quote.inputAmount.amount), account, nowMs: clock.now() });
+        }
         const reservation = await reserveLiquidity(tx, reserveToken.chain, reserveToken.address, reserveToken.amount);
         if (!reservation.reserved) {
           throw new GatewayError('INSUFFICIENT_SOLVER_BALANCE', 'the market maker cannot fill this order now', { required: reserveToken.amount, available: reservation.available });
@@ -174,12 +191,14 @@ export class OrderService {
 
   /**
    * register-tx: the raw payment of an onramp, checked against the order (amount to the deposit
-   * address, OP_RETURN), screened, then broadcast. Registering the same transaction again answers
-   * the same txid.
+   * address, OP_RETURN), its inputs looked up on the chain and their signatures verified, every
+   * address screened, then the order claimed and the payment broadcast in one transaction, so two
+   * registrations cannot both broadcast. Registering the same transaction again answers the same txid.
    */
   async registerTx(body: GatewayRegisterTxV4): Promise<GatewayRegisterTxResultV4> {
     const { db, bitcoin, config, clock } = this.deps;
-    const { order_id: orderId, bitcoin_tx_hex: given } = body.onramp;
+    const { order_id: givenId, bitcoin_tx_hex: given } = body.onramp;
+    const orderId = givenId.toLowerCase();
     const hex = given.toLowerCase();
     if (hex.startsWith(psbtMagicHex)) {
       throw invalidRequest('bitcoin_tx_hex is a PSBT; finalize it and send the raw transaction', { expected: 'raw transaction', actual: 'psbt' });
@@ -197,28 +216,45 @@ export class OrderService {
     if (order.src_tx_hash === payment.txid) return { onramp: { txid: payment.txid } };
     if (order.src_tx_hash) throw invalidRequest('the order already has a registered payment', { expected: order.src_tx_hash, actual: payment.txid });
     if (order.status !== 'inProgress') throw invalidRequest(`the order is ${order.status}`, { expected: 'inProgress', actual: order.status });
-    if (!payment.signed) throw invalidRequest('the transaction is not signed', { expected: 'signed transaction', actual: 'unsigned' });
     if (!payment.opReturns.includes(order.op_return_data!)) {
       throw invalidRequest("the transaction has no OP_RETURN output with the order's data", { expected: order.op_return_data!, actual: payment.opReturns[0] ?? 'none' });
     }
     if (payment.paid < BigInt(order.src_amount)) {
       throw new GatewayError('INSUFFICIENT_PAYMENT_AMOUNT', "the transaction pays the order's address less than required", { expected: order.src_amount, actual: payment.paid.toString() });
     }
-    const denied = payment.addresses.filter((address) => config.denyList.includes(address));
+    const prevouts = await this.prevouts(payment.transaction);
+    const problem = inputSignatureProblem(payment.transaction, prevouts);
+    if (problem) throw invalidRequest(`the transaction is not validly signed: ${problem}`, { expected: 'a signature that verifies against the spent output', actual: problem });
+    const spenders = prevouts.map((prevout) => addressOf(prevout.script, bitcoin.network)).filter((address): address is string => address !== undefined);
+    const denied = [...new Set([...spenders, ...payment.outputAddresses])].filter((address) => config.denyList.includes(address));
     if (denied.length) throw new GatewayError('NON_COMPLIANT_ADDRESSES', 'the transaction involves screened addresses', { addresses: denied });
 
-    const txid = await bitcoin.broadcast(hex);
     const registered = await db.transaction(async (tx) => {
-      const recorded = await markSourceSeen(tx, order.id, txid, clock.now());
-      if (recorded) await tx.query('INSERT INTO bitcoin_transactions (txid, hex, order_id) VALUES ($1, $2, $3) ON CONFLICT (txid) DO NOTHING', [txid, hex, order.id]);
-      return recorded;
+      if (!(await markSourceSeen(tx, order.id, payment.txid, clock.now()))) return false;
+      await tx.query('INSERT INTO bitcoin_transactions (txid, hex, order_id) VALUES ($1, $2, $3) ON CONFLICT (txid) DO NOTHING', [payment.txid, hex, order.id]);
+      // Broadcast last: a failure rolls the claim back, and a second registration waits on the row.
+      await bitcoin.broadcast(hex);
+      return true;
     });
     if (!registered) {
       // Another request registered a payment first: the same one is fine, another is not.
       const current = await findOrder(db, orderId);
-      if (current?.src_tx_hash !== txid) throw invalidRequest('the order already has a registered payment', { expected: current?.src_tx_hash ?? '', actual: txid });
+      if (current?.src_tx_hash !== payment.txid) throw invalidRequest('the order already has a registered payment', { expected: current?.src_tx_hash ?? '', actual: payment.txid });
     }
-    return { onramp: { txid } };
+    return { onramp: { txid: payment.txid } };
+  }
+
+  /** The outputs the inputs spend; an outpoint the chain does not know is refused. */
+  private async prevouts(transaction: ReturnType<typeof parsePayment>['transaction']): Promise<Prevout[]> {
+    const prevouts: Prevout[] = [];
+    for (const input of transaction.ins) {
+      const txid = Buffer.from(input.hash).reverse().toString('hex');
+      const outpoint = `${txid}:${input.index}`;
+      const prevout = await this.deps.bitcoin.prevout?.(txid, input.index);
+      if (!prevout) throw invalidRequest(`input ${outpoint} spends an output the Bitcoin network does not know`, { expected: 'an unspent output known to the chain', actual: outpoint });
+      prevouts.push(prevout);
+    }
+    return prevouts;
   }
 
   async get(idOrHash: string): Promise<GatewayOrderInfoV3> {
@@ -245,3 +281,17 @@ export class OrderService {
 }
 
 const duplicate = (orderId: string) => new GatewayError('DUPLICATE_ORDER', 'an order already exists for this quote', { message: orderId });
+
+/**
+ * The quote must be the one stored at get-quote, field by field: the seal proves it only to whoever
+ * does not know the signing secret, the stored copy proves it to everyone.
+ */
+function checkAsIssued(issued: unknown, received: QuoteBody): void {
+  const stored = (typeof issued === 'string' ? JSON.parse(issued) : issued) as Record<string, unknown>;
+  // signedQuoteData was checked by the seal; the fields it seals are compared here.
+  const fields = [...new Set([...Object.keys(stored), ...Object.keys(received)])].filter((field) => field !== 'signedQuoteData').sort();
+  const changed = fields.filter((field) => canonicalJson(stored[field] ?? null) !== canonicalJson(received[field] ?? null));
+  if (changed.length) {
+    throw new GatewayError('INVALID_ORDER_ARGS', 'the quote differs from the one this service issued', { message: `changed fields: ${changed.join(', ')}` });
+  }
+}

@@ -95,8 +95,9 @@ export async function listOrders(db: Queryable, address: string, limit: number, 
   );
 }
 
-export async function ordersInProgress(db: Queryable): Promise<OrderRow[]> {
-  return db.query<OrderRow>(`SELECT ${columns} FROM orders WHERE status = 'inProgress' AND src_seen_at IS NOT NULL ORDER BY seq`);
+/** Orders in progress: those whose source transaction was seen, or those still waiting for it. */
+export async function ordersInProgress(db: Queryable, sourceSeen: boolean): Promise<OrderRow[]> {
+  return db.query<OrderRow>(`SELECT ${columns} FROM orders WHERE status = 'inProgress' AND (src_seen_at IS NOT NULL) = $1 ORDER BY seq`, [sourceSeen]);
 }
 
 /** Records the source transaction once; false when the order already has one (or is settled). */

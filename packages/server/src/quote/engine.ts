@@ -44,6 +44,8 @@ export interface QuoteEngineContext {
 interface Affiliate {
   address: string;
   bps: number;
+  /** The bps as the request wrote them, for error details (a huge number would print as 1e+23). */
+  given: string;
 }
 
 export function computeQuote(request: QuoteRequest, context: QuoteEngineContext): UnsealedQuote {
@@ -263,7 +265,8 @@ function parseAffiliates(given: string | undefined, route: Route, context: Quote
   if (given === undefined) return [];
   const affiliates = given.split(',').map((pair) => {
     const separator = pair.lastIndexOf(':');
-    return { address: pair.slice(0, separator), bps: Number(pair.slice(separator + 1)) };
+    const given = pair.slice(separator + 1);
+    return { address: pair.slice(0, separator), bps: Number(given), given };
   });
   if (route.kind === 'tokenSwap' && affiliates.length > 1) {
     throw new GatewayError('TOO_MANY_AFFILIATES', 'a token swap takes at most one affiliate', { max: '1', actual: String(affiliates.length) });
@@ -272,7 +275,7 @@ function parseAffiliates(given: string | undefined, route: Route, context: Quote
   const maxBps = context.config.affiliates.maxBps;
   for (const affiliate of affiliates) {
     if (affiliate.bps > maxBps) {
-      throw new GatewayError('INVALID_AFFILIATE_FEE', `affiliate fee of ${affiliate.bps} bps is out of range`, { max: String(maxBps), actual: String(affiliate.bps) });
+      throw new GatewayError('INVALID_AFFILIATE_FEE', `affiliate fee of ${affiliate.given} bps is out of range`, { max: String(maxBps), actual: affiliate.given });
     }
     checkAddress(context, chain, affiliate.address, 'affiliate address');
   }

@@ -1,0 +1,92 @@
+/**
+ * register-tx checks the payment like a node would: the inputs spend outputs the chain knows, their
+ * signatures verify (every standard script type), every spender is screened under its own address,
+ * and of two concurrent registrations of different payments only one is claimed and broadcast.
+ */
+import * as bitcoin from 'bitcoinjs-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SimulatedBitcoin } from '../src/chains/bitcoin.js';
+import type { RunningServer } from '../src/index.js';
+import { client, onrampParams, rawPayment, testServer } from './helpers.js';
+import { signedPayment, wallet, type ScriptType } from './wallets.js';
+
+const types: ScriptType[] = ['p2wpkh', 'p2pkh', 'p2sh-p2wpkh', 'p2wsh', 'p2tr'];
+const denied = ['p2sh-p2wpkh', 'p2wsh', 'p2tr'].map((type) => wallet(type as ScriptType, `denied ${type}`));
+
+let server: RunningServer;
+let api: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  server = await testServer({ config: { denyList: denied.map((entry) => entry.address) } });
+  api = client(server.url);
+});
+afterAll(() => server.close());
+
+async function onrampOrder() {
+  const quote = await api.quote(onrampParams());
+  const created = await api.post('/v4/create-order', quote.body);
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.onramp as { order_id: string; address: string; op_return_data: string };
+}
+
+/** Lets the simulated chain hand the wallet its UTXOs, as a wallet's balance lookup does. */
+const fund = async (address: string) => expect((await api.get(`/v4/get-max-spendable/${address}`)).status).toBe(200);
+const register = (orderId: string, hex: string) => api.patch('/v4/register-tx', { onramp: { order_id: orderId, bitcoin_tx_hex: hex } });
+const broadcasts = () => (server.services.bitcoin as SimulatedBitcoin).broadcasts.length;
+const status = async (id: string) => Object.keys((await api.get(`/v4/get-order/${id}`)).body.status)[0];
+
+describe('register-tx verifies the inputs', () => {
+  it('refuses a payment spending an outpoint the chain never created, with the outpoint in details', async () => {
+    const order = await onrampOrder();
+    const before = broadcasts();
+    const answer = await register(order.order_id, rawPayment([{ address: order.address, value: 1000000n }, { opReturn: order.op_return_data, value: 0n }]));
+    expect(answer).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST', details: { expected: 'an unspent output known to the chain', actual: expect.stringMatching(/^[0-9a-f]{64}:0$/) } } });
+    expect(broadcasts()).toBe(before);
+    expect(await status(order.order_id)).toBe('inProgress');
+  });
+
+  it('refuses a known outpoint spent with a witness [0x01, pubkey] instead of a signature', async () => {
+    const order = await onrampOrder();
+    const payer = wallet('p2wpkh', 'forger');
+    await fund(payer.address);
+    const transaction = bitcoin.Transaction.fromHex(await signedPayment(payer, [{ address: order.address, value: 1000000n }, { opReturn: order.op_return_data, value: 0n }]));
+    transaction.setWitness(0, [Uint8Array.of(1), payer.key.publicKey]);
+    const answer = await register(order.order_id, transaction.toHex());
+    expect(answer).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST', details: { expected: expect.any(String), actual: expect.stringMatching(/^input 0: /) } } });
+    expect(await status(order.order_id)).toBe('inProgress');
+  });
+
+  it.each(types)('accepts a validly signed %s payment, and an upper-case order_id', async (type) => {
+    const order = await onrampOrder();
+    const payer = wallet(type);
+    await fund(payer.address);
+    const hex = await signedPayment(payer, [{ address: order.address, value: 1000000n }, { opReturn: order.op_return_data, value: 0n }]);
+    const answer = await register(order.order_id.toUpperCase(), hex);
+    expect(answer, JSON.stringify(answer.body)).toMatchObject({ status: 200, body: { onramp: { txid: bitcoin.Transaction.fromHex(hex).getId() } } });
+  });
+
+  it.each(denied)('screens a $type spender under its own address', async (payer) => {
+    const order = await onrampOrder();
+    await fund(payer.address);
+    const hex = await signedPayment(payer, [{ address: order.address, value: 1000000n }, { opReturn: order.op_return_data, value: 0n }]);
+    expect(await register(order.order_id, hex)).toMatchObject({ status: 400, body: { code: 'NON_COMPLIANT_ADDRESSES', details: { addresses: [payer.address] } } });
+  });
+});
+
+describe('register-tx claims the order before broadcasting', () => {
+  it('broadcasts only one of two different payments registered at the same time', async () => {
+    const order = await onrampOrder();
+    const [first, second] = [wallet('p2wpkh', 'racer one'), wallet('p2tr', 'racer two')];
+    await fund(first.address);
+    await fund(second.address);
+    const payments = await Promise.all(
+      [first, second].map((payer) => signedPayment(payer, [{ address: order.address, value: 1000000n }, { opReturn: order.op_return_data, value: 0n }])),
+    );
+    const before = broadcasts();
+    const answers = await Promise.all(payments.map((hex) => register(order.order_id, hex)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
+    expect(broadcasts()).toBe(before + 1);
+    const winner = answers.find((answer) => answer.status === 200)!.body.onramp.txid;
+    expect((await api.get(`/v4/get-order/${order.order_id}`)).body.srcInfo.txHash).toBe(winner);
+  });
+});
