@@ -9,7 +9,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { registerAccess } from './http/access.js';
 import { readDocument, type GatewayDocument } from './http/document.js';
 import { GatewayError } from './http/errors.js';
-import { asDocumented, malformedRequest, OperationIndex } from './http/failures.js';
+import { asDocumented, malformedRequest, OperationIndex, pathNamesNoOperation } from './http/failures.js';
 import { registerDocumentRoutes } from './http/routes.js';
 import { createCompilers } from './http/validation.js';
 import type { ApiKeys } from './keys/keys.js';
@@ -36,7 +36,9 @@ export async function buildApp(services: Services, options: AppOptions): Promise
     routerOptions: { maxParamLength: 64 * 1024 },
     // Bad percent-encoding in the path: refused by the router before any route runs.
     frameworkErrors: (error, request, reply) => {
-      const failure = malformedRequest(operations.find(request.raw.method ?? '', request.raw.url ?? ''), error.code === 'FST_ERR_BAD_URL' ? 'the path is not valid percent-encoding' : 'the request path is malformed');
+      const operation = operations.find(request.raw.method ?? '', request.raw.url ?? '');
+      const message = error.code === 'FST_ERR_BAD_URL' ? 'the path is not valid percent-encoding' : 'the request path is malformed';
+      const failure = operation ? malformedRequest(operation, message) : pathNamesNoOperation(undefined, message);
       return sendFailure(reply as FastifyReply, failure);
     },
     // Requests Node refuses before Fastify sees them (headers or URL over its limit, broken HTTP).

@@ -122,13 +122,23 @@ describe('requests refused before routing', () => {
     expectErrorBody(spendable, 'INVALID_REQUEST');
   });
 
-  it('an empty path parameter: 404 ORDER_NOT_FOUND on get-order, 400 on get-orders', async () => {
+  it('an empty path segment names no operation: 404, ORDER_NOT_FOUND on get-order', async () => {
     const order = await raw(server.url, 'GET', '/v4/get-order/');
     expect(order.status).toBe(404);
     expectErrorBody(order, 'ORDER_NOT_FOUND');
-    const orders = await raw(server.url, 'GET', '/v4/get-orders/');
-    expect(orders.status).toBe(400);
-    expectErrorBody(orders, 'INVALID_REQUEST');
+    for (const path of ['/v4/get-orders/', '/v4/get-max-spendable/', '/v4/%ZZ']) {
+      const answer = await raw(server.url, 'GET', path);
+      expect(answer.status, path).toBe(404);
+      expectErrorBody(answer, 'INVALID_REQUEST');
+    }
+  });
+
+  it('an empty query value is checked like any value', async () => {
+    for (const query of ['limit=', 'cursor=']) {
+      const answer = await raw(server.url, 'GET', `/v4/get-orders/0x71C7656EC7ab88b098defB751B7401B5f6d8976F?${query}`);
+      expect(answer.status, query).toBe(400);
+      expectErrorBody(answer, 'INVALID_REQUEST');
+    }
   });
 
   it('a 20,000-digit amount reaches validation: 400 with the amount bound', async () => {

@@ -12,8 +12,9 @@
  */
 import type { ErrorObject } from 'ajv';
 import type { FastifyBaseLogger } from 'fastify';
-import type { GatewayDocument, ParameterSpec } from './document.js';
+import type { GatewayDocument, Operation, ParameterSpec } from './document.js';
 import { GatewayError, type ErrorDetails } from './errors.js';
+import { pathNamesNoOperation } from './failures.js';
 
 export interface ParametersMarker {
   'x-parameters': ParameterSpec[];
@@ -27,14 +28,17 @@ type Validation = { value: unknown } | { error: Error };
 export function createCompilers(source: GatewayDocument, log: FastifyBaseLogger) {
   const { validator } = source;
 
-  const validateParameters = (specs: ParameterSpec[], data: unknown): Validation => {
+  const validateParameters = (specs: ParameterSpec[], data: unknown, operation: Operation | undefined): Validation => {
     const input = (data ?? {}) as Record<string, unknown>;
     const value: Record<string, unknown> = { ...input };
     for (const spec of specs) {
       const raw = input[spec.name];
       if (Array.isArray(raw)) return { error: invalid(`${spec.in} parameter ${spec.name} is given more than once`) };
       if (typeof raw === 'string' && raw.includes('\u0000')) return { error: invalid(`${spec.in} parameter ${spec.name} contains a NUL character`) };
-      if (raw === undefined || raw === '') {
+      // An empty path segment names no operation (GET /v4/get-orders/ is not get-orders); an empty
+      // query value is a value, checked against the schema like any other.
+      if (spec.in === 'path' && raw === '') return { error: pathNamesNoOperation(operation, `the path has an empty ${spec.name}`) };
+      if (raw === undefined) {
         if (spec.required) return { error: invalid(`${spec.in} parameter ${spec.name} is required`) };
         delete value[spec.name];
         continue;
@@ -47,10 +51,12 @@ export function createCompilers(source: GatewayDocument, log: FastifyBaseLogger)
     return { value };
   };
 
-  const validatorCompiler = ({ schema }: { schema: unknown }) => {
+  const validatorCompiler = ({ schema, method, url }: { schema: unknown; method: string; url: string }) => {
     if ('x-parameters' in (schema as object)) {
       const specs = (schema as ParametersMarker)['x-parameters'];
-      return (data: unknown): Validation => validateParameters(specs, data);
+      const wanted = method === 'HEAD' ? 'GET' : method;
+      const operation = source.operations.find((candidate) => candidate.method === wanted && candidate.url === url);
+      return (data: unknown): Validation => validateParameters(specs, data, operation);
     }
     const check = validator.compile((schema as SchemaMarker)['x-schema']);
     return (data: unknown): Validation => {
