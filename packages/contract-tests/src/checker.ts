@@ -25,6 +25,8 @@ export interface CheckOptions {
   serverErrorRequested?: boolean | undefined;
   /** The target promises `code`, `error` and `details` in every error body (capability `sends full error bodies`). */
   fullErrorBodies?: boolean | undefined;
+  /** The request was HEAD: held to its GET's statuses and headers, and to an empty body. */
+  head?: boolean | undefined;
 }
 
 const errorBodyPointer = validator.schemaPointer('GatewayErrorV4');
@@ -35,6 +37,7 @@ export function contractProblems(op: Operation | undefined, response: ObservedRe
   if (response.status >= 500 && !options.serverErrorRequested) problems.push(`answered ${response.status}: the suite never sends a request that may cause a 5xx`);
 
   const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+  if (options.head) return [...problems, ...headProblems(op, response)];
   const body = parseBody(response.text, mediaType, problems);
   if (options.fullErrorBodies && response.status >= 400 && mediaType === 'application/json') problems.push(...fullErrorBodyProblems(body));
 
@@ -66,6 +69,18 @@ export function contractProblems(op: Operation | undefined, response: ObservedRe
     }
     const typed = header.type === 'integer' || header.type === 'number' ? Number(value) : value;
     problems.push(...schemaProblems(header.schemaPointer, typed, `header ${header.name}`));
+  }
+  return problems;
+}
+
+/** A HEAD answer: a status its GET documents (404/405 outside the document), and no body. */
+function headProblems(op: Operation | undefined, response: ObservedResponse): string[] {
+  const problems: string[] = [];
+  if (response.text.length > 0) problems.push('a HEAD answer carries a body');
+  if (!op) {
+    if (response.status !== 404 && response.status !== 405) problems.push(`a HEAD request outside the document was answered ${response.status}, not 404 or 405`);
+  } else if (!documentedResponse(op, response.status)) {
+    problems.push(`status ${response.status} is not documented for ${op.operationId}, whose GET a HEAD stands for`);
   }
   return problems;
 }

@@ -76,14 +76,16 @@ export function createGateway(url: string, { apiKey, fullErrorBodies = false }: 
 
       const response = await exchange(target, { method, headers, body, localAddress: request.from });
       const { text } = response;
-      const operation = matchOperation(method, target.pathname);
-      const problems = contractProblems(operation, { status: response.status, headers: response.headers, text }, { serverErrorRequested: request.serverErrorRequested, fullErrorBodies });
+      // HEAD stands for the GET of the same path (HTTP servers answer it as that GET without the body).
+      const head = method === 'HEAD';
+      const operation = matchOperation(head ? 'GET' : method, target.pathname);
+      const problems = contractProblems(operation, { status: response.status, headers: response.headers, text }, { serverErrorRequested: request.serverErrorRequested, fullErrorBodies, head });
       if (problems.length) {
         throw new ContractViolation(
           [`${method} ${target.pathname}${target.search} broke the contract:`, ...problems.map((problem) => `  - ${problem}`), `  response ${response.status}: ${text.slice(0, 800)}`].join('\n'),
         );
       }
-      if (operation) recordExercised({ operationId: operation.operationId, status: documentedResponse(operation, response.status)!.status });
+      if (operation && !head) recordExercised({ operationId: operation.operationId, status: documentedResponse(operation, response.status)!.status });
       const parsed = /json/.test(response.headers.get('content-type') ?? '') && text ? (JSON.parse(text) as Body) : (text as Body);
       return { status: response.status, headers: response.headers, body: parsed, operation };
     },

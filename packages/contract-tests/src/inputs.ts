@@ -29,7 +29,7 @@ export function seededRandom(seed: number): () => number {
 }
 
 function fake(schema: Record<string, unknown>, random: () => number): unknown {
-  JSONSchemaFaker.option({ random, alwaysFakeOptionals: false, optionalsProbability: 0.5, useExamplesValue: false, useDefaultValue: false, maxItems: 3, maxLength: 24 });
+  JSONSchemaFaker.option({ random, alwaysFakeOptionals: false, optionalsProbability: 0.5, useExamplesValue: false, useDefaultValue: false, maxItems: 3, maxLength: 512 });
   return JSONSchemaFaker.generate(schema as never);
 }
 

@@ -44,6 +44,14 @@ describe('the contract check', () => {
     expect(contractProblems(undefined, json(404, { code: 'INVALID_REQUEST' }), { fullErrorBodies: true }).join('\n')).toMatch(/no string `error`[\s\S]*no `details`/);
   });
 
+  it('holds a HEAD answer to its GET\'s statuses and to an empty body', () => {
+    const head = (status: number, text: string) => ({ status, headers: new Headers({ 'content-type': 'application/json' }), text });
+    expect(contractProblems(getOrder, head(200, ''), { head: true })).toEqual([]);
+    expect(contractProblems(getOrder, head(200, JSON.stringify(example)), { head: true }).join('\n')).toMatch(/HEAD answer carries a body/);
+    expect(contractProblems(getOrder, head(400, ''), { head: true }).join('\n')).toMatch(/status 400 is not documented/);
+    expect(contractProblems(undefined, head(200, ''), { head: true }).join('\n')).toMatch(/not 404 or 405/);
+  });
+
   it('holds requests outside the document to 404/405 and the error body', () => {
     expect(contractProblems(undefined, json(200, { ok: true })).join('\n')).toMatch(/not 404 or 405[\s\S]*does not validate/);
     expect(contractProblems(undefined, json(404, { code: 'INVALID_REQUEST', error: 'no operation' }))).toEqual([]);

@@ -14,10 +14,13 @@ import { contractTest, gateway, has } from '../src/suite.js';
 /** Requests that change state need a target that accepts writes (staging is read-only by default). */
 const writing = (op: Operation): Capability[] => (op.method === 'GET' ? [] : ['writes']);
 
+/** Strings up to 512 characters; more requests than that cost the rate limit the edge cases need. */
+const generatedPerOperation = 8;
+
 describe('generated valid inputs are accepted', () => {
   operations.forEach((op, index) => {
-    contractTest(`${op.operationId}: 4 generated requests`, writing(op), async () => {
-      for (const request of generatedRequests(op, 4, 1000 + index)) {
+    contractTest(`${op.operationId}: ${generatedPerOperation} generated requests`, writing(op), async () => {
+      for (const request of generatedRequests(op, generatedPerOperation, 1000 + index)) {
         const answer = await gateway.send(request);
         // A target that only knows the schemas must accept them; one that applies the rules may
         // refuse them (unknown chain, bad signature...) but only with a documented answer, which
@@ -142,6 +145,22 @@ describe('an API key that is not 32 characters is refused', () => {
       }
     });
   }
+});
+
+describe('HEAD answers like GET, without the body', () => {
+  for (const op of operations.filter(({ method }) => method === 'GET')) {
+    contractTest(`HEAD ${op.path} answers the status of its GET (${op.operationId})`, [], async () => {
+      const request = exampleRequest(op);
+      const get = await gateway.send(request);
+      const head = await gateway.send<string>({ ...request, method: 'HEAD' });
+      expect(head.status).toBe(get.status);
+      expect(head.body).toBe('');
+    });
+  }
+  contractTest('HEAD on an operation that is not a GET gets 404 or 405', [], async () => {
+    const head = await gateway.send({ method: 'HEAD', path: operation('createOrderV4').path });
+    expect([404, 405]).toContain(head.status);
+  });
 });
 
 describe('requests outside the document are answered without a 5xx', () => {
