@@ -70,7 +70,8 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
     const match = route(method, url.pathname);
     const malformed = malformedPart(url);
 
-    // CORS preflights are Prism's (it answers them for every path).
+    // CORS preflights are Prism's (it answers them for every path), except for a target Prism must never see.
+    if (method === 'OPTIONS' && malformed) return sendError(res, 404, { code: 'INVALID_REQUEST', error: `the ${malformed} is not valid percent-encoded UTF-8`, details: null });
     if (method === 'OPTIONS' && match.kind !== 'unknown-path') return forward(req, res, body, undefined);
     if (match.kind === 'unknown-path') {
       return sendError(res, 404, { code: 'INVALID_REQUEST', error: `no operation at ${url.pathname}`, details: null });

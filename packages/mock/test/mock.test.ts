@@ -108,6 +108,14 @@ describe('startMock (static examples)', () => {
     expect(mock.prismPid).toBe(pid);
   });
 
+  it('answers a CORS preflight for a target it cannot percent-decode itself', async () => {
+    const pid = mock.prismPid;
+    const response = await fetch(`${mock.url}/v4/get-order/%ZZ`, { method: 'OPTIONS', headers: { origin: 'http://127.0.0.1', 'access-control-request-method': 'GET' } });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ code: 'INVALID_REQUEST' });
+    expect(mock.prismPid).toBe(pid);
+  });
+
   it('answers get-routes, which reads no query, whatever its query holds', async () => {
     const response = await fetch(`${mock.url}/v4/get-routes?x=%ZZ`);
     expect(response.status).toBe(200);
