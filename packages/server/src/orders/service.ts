@@ -70,7 +70,8 @@ export class OrderService {
         actual: 'none',
       });
     }
-    const limitedRoute = this.deps.catalogue.route(quote.inputAmount.chain, quote.inputAmount.address, quote.outputAmount.chain, quote.outputAmount.address);
+    const quotedRoute = this.deps.catalogue.route(quote.inputAmount.chain, quote.inputAmount.address, quote.outputAmount.chain, quote.outputAmount.address);
+    const limitedRoute = quotedRoute?.perAccountLimit !== undefined || quotedRoute?.globalLimit !== undefined ? quotedRoute : undefined;
 
     const orderId = randomUUID();
     const reserveToken = quote.outputAmount;
