@@ -14,7 +14,7 @@ export class OperationIndex {
   private readonly patterns: Array<{ method: string; pattern: RegExp; operation: Operation }>;
 
   constructor(operations: Operation[]) {
-    // An empty segment still names the operation: GET /v4/get-order/ is get-order without an id.
+    // Empty segments match too, so that get-order answers GET /v4/get-order/ with its own 404.
     this.patterns = operations.map((operation) => ({ method: operation.method, pattern: new RegExp(`^${operation.url.replace(/:[^/]+/g, '[^/?]*')}(\\?|$)`), operation }));
   }
 
