@@ -16,9 +16,10 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { loadBundle } from '@swap-gateway/openapi';
-import type { GatewayQuoteParamsV4, paths } from '@swap-gateway/types';
+import type { paths } from '@swap-gateway/types';
 import createClient from 'openapi-fetch';
 import { createGatewayClient } from '../dist/index.js';
+import { quoteParams } from '../test/support/fixtures.js';
 
 const sizeBudgetBytes = 6 * 1024;
 const overheadBudget = 0.1;
@@ -86,15 +87,7 @@ async function measureOverhead(): Promise<boolean> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const params: GatewayQuoteParamsV4 = {
-    srcChain: 'bitcoin',
-    dstChain: 'bob',
-    recipient: '0x71C7656EC7ab88b098defB751B7401B5f6d8976F',
-    srcToken: '0x0000000000000000000000000000000000000000',
-    dstToken: '0x0555E30da8f98308EdB960aa94C0Db47230d2B9c',
-    amount: '1000000',
-    refundAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
-  };
+  const params = quoteParams;
   const apiKey = 'k'.repeat(32);
   const url = `${baseUrl}/v4/get-quote?${new URLSearchParams({ ...params })}`;
   const headers = { Authorization: `Bearer ${apiKey}` };

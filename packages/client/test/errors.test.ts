@@ -13,6 +13,7 @@ import {
 import { document, errorExamples, validator } from './support/document.js';
 import { orders, quoteParams, quotes, registerTxBody } from './support/fixtures.js';
 import { type TestServer, closedPortUrl, sendJson, startTestServer } from './support/server.js';
+import { failure } from './support/failure.js';
 
 type Answer = (response: import('node:http').ServerResponse) => void;
 let answer: Answer;
@@ -24,15 +25,6 @@ beforeAll(async () => {
   client = createGatewayClient({ baseUrl: server.url, retry: false });
 });
 afterAll(() => server.close());
-
-async function failure(call: Promise<unknown>): Promise<unknown> {
-  try {
-    await call;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('the call did not fail');
-}
 
 /** A call of each documented operation, by path and method. */
 const callOf: Record<string, () => Promise<unknown>> = {

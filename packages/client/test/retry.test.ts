@@ -8,6 +8,7 @@ import { GatewayApiError, GatewayNetworkError, GatewayTimeoutError, PreparedRequ
 import { backoffDelay, parseRetryAfter, resolveRetryPolicy } from '../src/retry.js';
 import { createdOrders, orders, quotes, registerTxBody } from './support/fixtures.js';
 import { type TestServer, dropConnection, sendJson, startTestServer } from './support/server.js';
+import { failure } from './support/failure.js';
 
 type Step = (response: ServerResponse) => void;
 let script: Step[];
@@ -35,15 +36,6 @@ function scripted(steps: Step[], options: Parameters<typeof createGatewayClient>
   return createGatewayClient({ baseUrl: server.url, retry: { baseDelayMs: 1, maxDelayMs: 5 }, ...options });
 }
 const attempts = () => server.requests.length - sinceStart;
-
-async function failure(call: Promise<unknown>): Promise<unknown> {
-  try {
-    await call;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('the call did not fail');
-}
 
 describe('reads (GET)', () => {
   test('are retried on 5xx until they succeed', async () => {
