@@ -133,12 +133,13 @@ function typeAliases(file: string): Map<string, ts.TypeNode> {
 
 /** The names of the types a union is made of, looking into `({ type: 'evm' } & GatewayEvmTxData)` members. */
 function namedMembers(type: ts.TypeNode): string[] {
-  const members = ts.isUnionTypeNode(type) ? type.types : [type];
-  return members.flatMap(function named(member: ts.TypeNode): string[] {
-    if (ts.isParenthesizedTypeNode(member)) return named(member.type);
-    if (ts.isIntersectionTypeNode(member)) return member.types.flatMap(named);
-    return ts.isTypeReferenceNode(member) ? [member.typeName.getText()] : [];
-  });
+  return (ts.isUnionTypeNode(type) ? [...type.types] : [type]).flatMap(referencedNames);
+}
+
+function referencedNames(member: ts.TypeNode): string[] {
+  if (ts.isParenthesizedTypeNode(member)) return referencedNames(member.type);
+  if (ts.isIntersectionTypeNode(member)) return member.types.flatMap(referencedNames);
+  return ts.isTypeReferenceNode(member) ? [member.typeName.getText()] : [];
 }
 
 function containsUnknown(type: ts.Node): boolean {
