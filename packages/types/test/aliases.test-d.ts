@@ -1,5 +1,6 @@
 import { describe, expectTypeOf, test } from 'vitest';
 import type {
+  GatewayRoutesV4,
   GatewayCreateOrderV3,
   GatewayCreateOrderV3Of,
   GatewayErrorCodeV3,
@@ -170,5 +171,6 @@ describe('operations', () => {
     expectTypeOf<keyof GatewayTokenAmountV2>().toEqualTypeOf<'address' | 'amount' | 'chain' | 'usd'>();
     expectTypeOf<GatewayTokenAmountV2['usd']>().toEqualTypeOf<string | null | undefined>();
     expectTypeOf<keyof GatewayRouteV2>().toEqualTypeOf<'srcChain' | 'srcToken' | 'dstChain' | 'dstToken'>();
+    expectTypeOf<GatewayRoutesV4>().toEqualTypeOf<GatewayRouteV2[]>();
   });
 });
