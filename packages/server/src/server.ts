@@ -21,6 +21,7 @@ import { ConfiguredPrices, type PriceSource } from './quote/prices.js';
 import { QuoteSeal } from './quote/seal.js';
 import { QuoteService } from './quote/service.js';
 import type { Services } from './services.js';
+import { signingSecret } from './store/secret.js';
 import { openStore } from './store/store.js';
 
 export interface StartServerOptions {
@@ -79,15 +80,18 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
     const clock = new Clock();
     const prices = options.adapters?.prices ?? new ConfiguredPrices();
     const bitcoin = options.adapters?.bitcoin ?? new SimulatedBitcoin(config.bitcoin);
-    const seal = new QuoteSeal(config.signingSecret);
+    const secret = await signingSecret(store.db, config.signingSecret);
+    const seal = new QuoteSeal(secret);
     const view = new OrderView(catalogue, prices);
-    const quotes = new QuoteService(store.db, { config, catalogue, prices, bitcoinNetwork: bitcoin.network, bitcoinFeeRate: bitcoin.feeRate() }, seal, clock);
+    const quoteEngine = { config, catalogue, prices, bitcoinNetwork: bitcoin.network, bitcoinFeeRate: bitcoin.feeRate() };
+    const quotes = new QuoteService(store.db, quoteEngine, seal, clock);
     const orders = new OrderService({
       db: store.db,
       config,
       catalogue,
       seal,
-      cursors: new CursorCodec(config.signingSecret),
+      quoteEngine,
+      cursors: new CursorCodec(secret),
       clock,
       bitcoin,
       depositAddresses: new DepositAddresses(config.bitcoin.depositXpub, bitcoin.network),
