@@ -14,6 +14,7 @@ import { loadConfig, type ConfigOverrides, type GatewayConfig } from './config/c
 import { ApiKeys } from './keys/keys.js';
 import { CursorCodec } from './orders/cursor.js';
 import { Lifecycle } from './orders/lifecycle.js';
+import { orderReads } from './orders/reads.js';
 import { OrderService } from './orders/service.js';
 import { seedLiquidity } from './orders/store.js';
 import { OrderView } from './orders/view.js';
@@ -83,6 +84,7 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
     const secret = await signingSecret(store.db, config.signingSecret);
     const seal = new QuoteSeal(secret);
     const view = new OrderView(catalogue, prices);
+    const reads = orderReads(store.db);
     const quoteEngine = { config, catalogue, prices, bitcoinNetwork: bitcoin.network, bitcoinFeeRate: bitcoin.feeRate() };
     const quotes = new QuoteService(store.db, quoteEngine, seal, clock);
     const orders = new OrderService({
@@ -96,9 +98,10 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
       bitcoin,
       depositAddresses: new DepositAddresses(config.bitcoin.depositXpub, bitcoin.network),
       view,
+      reads,
     });
     const settlement = options.adapters?.settlement ?? new SimulatedChains(config.lifecycle);
-    const lifecycle = new Lifecycle(store.db, catalogue, settlement, view, clock);
+    const lifecycle = new Lifecycle(store.db, catalogue, settlement, view, clock, reads);
     const services: Services = { config, catalogue, db: store.db, clock, bitcoin, quotes, orders, lifecycle, view };
     const app = await buildApp(services, { logger: options.logger, keys: new ApiKeys(store.db) });
     lifecycle.start(config.lifecycle.tickMs);

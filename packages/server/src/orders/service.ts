@@ -17,6 +17,7 @@ import type { QuoteSeal } from '../quote/seal.js';
 import type { Database, Queryable } from '../store/database.js';
 import type { CursorCodec } from './cursor.js';
 import { findOrder, insertOrder, listOrders, markSourceSeen, orderByQuote, reserveLiquidity, type OrderRow } from './store.js';
+import type { OrderReads } from './reads.js';
 import type { OrderView } from './view.js';
 
 export interface OrderServiceDeps {
@@ -31,6 +32,7 @@ export interface OrderServiceDeps {
   bitcoin: BitcoinAdapter;
   depositAddresses: DepositAddresses;
   view: OrderView;
+  reads: OrderReads;
 }
 
 type QuoteBody = Record<string, unknown> & {
@@ -246,7 +248,8 @@ export class OrderService {
       await bitcoin.broadcast(hex);
       return true;
     });
-    if (!registered) {
+    if (registered) this.deps.reads.changed(order.id);
+    else {
       // Another request registered a payment first: the same one is fine, another is not.
       const current = await findOrder(db, orderId);
       if (current?.src_tx_hash !== payment.txid) throw invalidRequest('the order already has a registered payment', { expected: current?.src_tx_hash ?? '', actual: payment.txid });
@@ -268,7 +271,7 @@ export class OrderService {
   }
 
   async get(idOrHash: string): Promise<GatewayOrderInfoV3> {
-    const order = await findOrder(this.deps.db, idOrHash);
+    const order = await this.deps.reads.find(idOrHash);
     if (!order) throw new GatewayError('ORDER_NOT_FOUND', 'no order has this id, txid or hash', null, 404);
     return this.deps.view.render(order, this.deps.clock.now());
   }
