@@ -71,8 +71,12 @@ export interface GatewayConfig {
   signingSecret?: string;
   quoteTtlSeconds: number;
   orders: { defaultPageSize: number; maxPageSize: number };
-  /** Requests per window and client: by IP address without a key, by key with one. */
-  rateLimits: { windowSeconds: number; anonymous: number; apiKey: number };
+  /**
+   * Requests per window and client: by IP address without a key, by key with one. Counted in the
+   * process's memory, or, with `redisUrl` (redis://host:port, or a Unix socket path), in Redis, so
+   * that several instances count together.
+   */
+  rateLimits: { windowSeconds: number; anonymous: number; apiKey: number; redisUrl?: string };
   /** Addresses refused by screening (NON_COMPLIANT_ADDRESSES). */
   denyList: string[];
   slippage: { minBps: number; maxBps: number };
@@ -143,6 +147,7 @@ function fromEnvironment(env: NodeJS.ProcessEnv): ConfigOverrides {
   const rateLimits: Partial<GatewayConfig['rateLimits']> = {};
   if (env.GATEWAY_RATE_LIMIT_ANONYMOUS) rateLimits.anonymous = integer('GATEWAY_RATE_LIMIT_ANONYMOUS', env.GATEWAY_RATE_LIMIT_ANONYMOUS);
   if (env.GATEWAY_RATE_LIMIT_API_KEY) rateLimits.apiKey = integer('GATEWAY_RATE_LIMIT_API_KEY', env.GATEWAY_RATE_LIMIT_API_KEY);
+  if (env.GATEWAY_REDIS_URL) rateLimits.redisUrl = env.GATEWAY_REDIS_URL;
   if (Object.keys(rateLimits).length) overrides.rateLimits = rateLimits;
   return overrides;
 }
