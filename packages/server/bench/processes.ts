@@ -1,6 +1,6 @@
 /** Targets of the bench, each a process of its own on a free loopback port, started and stopped here. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from '../test/postgres-cluster.js';
 
 export interface TargetProcess {
   url: string;
@@ -41,16 +41,5 @@ function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
-  });
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
   });
 }

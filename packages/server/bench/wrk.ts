@@ -34,7 +34,7 @@ export async function wrk(url: string, options: LoadOptions): Promise<LoadResult
 }
 
 function latencyMs(output: string, percentile: string): number {
-  const match = new RegExp(`^\\s+${percentile}\\s+([\\d.]+)(us|ms|s)$`, 'm').exec(output);
+  const match = new RegExp(`^\\s+${percentile}\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(output);
   if (!match) return Number.NaN;
   const value = Number(match[1]);
   return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value;
