@@ -95,16 +95,19 @@ async function autocannon(url: string): Promise<Row> {
   };
 }
 
-/** get-quote and get-order, then create-order with fresh quotes (each used once), against one server process. */
-async function serverRows(target: string, server: TargetProcess): Promise<Row[]> {
-  const quote = await (await fetch(`${server.url}/v4/get-quote?${quoteQuery}`)).json();
-  const created = (await (await fetch(`${server.url}/v4/create-order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(quote) })).json()) as { onramp?: { order_id: string } };
+/** An order to read back in the get-order rows. */
+async function someOrder(target: string, url: string): Promise<string> {
+  const quote = await (await fetch(`${url}/v4/get-quote?${quoteQuery}`)).json();
+  const created = (await (await fetch(`${url}/v4/create-order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(quote) })).json()) as { onramp?: { order_id: string } };
   if (!created.onramp) throw new Error(`${target}: create-order failed: ${JSON.stringify(created)}`);
-  const rows = [await load(target, 'get-quote', `${server.url}/v4/get-quote?${quoteQuery}`), await load(target, 'get-order', `${server.url}/v4/get-order/${created.onramp.order_id}`)];
+  return created.onramp.order_id;
+}
+
+/** create-order with fresh quotes, each used once. */
+async function createOrderRow(target: string, url: string): Promise<Row> {
   const quotesFile = join(work, 'quotes.jsonl');
-  writeFileSync(quotesFile, (await fetchQuotes(server.url, orderQuotes)).join('\n'));
-  rows.push(await load(target, 'create-order', server.url, { path: here('./create-order.lua'), args: [quotesFile] }));
-  return rows;
+  writeFileSync(quotesFile, (await fetchQuotes(url, orderQuotes)).join('\n'));
+  return load(target, 'create-order', url, { path: here('./create-order.lua'), args: [quotesFile] });
 }
 
 async function fetchQuotes(url: string, count: number): Promise<string[]> {
@@ -120,53 +123,56 @@ async function fetchQuotes(url: string, count: number): Promise<string[]> {
 const startServer = (extra: string[], env: NodeJS.ProcessEnv, config: string) =>
   startProcess(process.execPath, (port) => ({ args: [serverMain, '--config', config, '--port', String(port), ...extra], env: { LOG_LEVEL: 'warn', ...env } }), '/health');
 
-async function measure(start: () => Promise<TargetProcess>, rows: (target: TargetProcess) => Promise<Row[]>): Promise<Row[]> {
-  const target = await start();
-  try {
-    return await rows(target);
-  } finally {
-    await target.stop();
-  }
+interface Target {
+  name: string;
+  process: TargetProcess;
+  /** What get-order reads. */
+  orderId: string;
+  server: boolean;
 }
 
+/**
+ * Every target runs for the whole bench (an idle one costs nothing), so that the rows compared
+ * with each other are measured one right after the other: the machine's load drifts over minutes.
+ */
 async function main(): Promise<void> {
   checkTools();
   const config = benchConfig();
-  const rows: Row[] = [];
   const notes: string[] = [];
-
-  rows.push(
-    ...(await measure(
-      () => startProcess(process.execPath, (port) => ({ args: [here('./bare-server.mjs')], env: { PORT: String(port) } })),
-      async (bare) => [await load('bare node:http', 'fixed JSON', bare.url), await autocannon(bare.url)],
-    )),
-  );
-  rows.push(
-    ...(await measure(
-      () => startProcess(process.execPath, (port) => ({ args: [mockCli, '--port', String(port)] }), '/v4/get-routes'),
-      async (mock) => [
-        await load('Prism mock', 'get-quote', `${mock.url}/v4/get-quote?${quoteQuery}`),
-        await load('Prism mock', 'get-order', `${mock.url}/v4/get-order/8d3c7a0e-5f1b-4b6e-9a51-2f0c7e4d9b12`),
-      ],
-    )),
-  );
-  rows.push(...(await measure(() => startServer(['--data-dir', join(work, 'data')], {}, config), (server) => serverRows('server, embedded', server))));
-
-  const binaries = findPostgres();
-  if ('missing' in binaries) {
-    notes.push(`PostgreSQL rows skipped: ${binaries.missing}`);
-  } else {
-    let cluster: PostgresCluster | undefined;
-    try {
+  const processes: TargetProcess[] = [];
+  const started = async (start: Promise<TargetProcess>) => {
+    const target = await start;
+    processes.push(target);
+    return target;
+  };
+  let cluster: PostgresCluster | undefined;
+  try {
+    const bare = await started(startProcess(process.execPath, (port) => ({ args: [here('./bare-server.mjs')], env: { PORT: String(port) } })));
+    const mock = await started(startProcess(process.execPath, (port) => ({ args: [mockCli, '--port', String(port)] }), '/v4/get-routes'));
+    const targets: Target[] = [{ name: 'Prism mock', process: mock, orderId: '8d3c7a0e-5f1b-4b6e-9a51-2f0c7e4d9b12', server: false }];
+    const server = async (name: string, extra: string[], env: NodeJS.ProcessEnv) => {
+      const running = await started(startServer(extra, env, config));
+      targets.push({ name, process: running, orderId: await someOrder(name, running.url), server: true });
+    };
+    await server('server, embedded', ['--data-dir', join(work, 'data')], {});
+    const binaries = findPostgres();
+    if ('missing' in binaries) {
+      notes.push(`PostgreSQL rows skipped: ${binaries.missing}`);
+    } else {
       cluster = await startPostgres(binaries);
-      const env = { DATABASE_URL: cluster.url };
-      rows.push(...(await measure(() => startServer([], env, config), (server) => serverRows('server, PostgreSQL, 1 worker', server))));
-      rows.push(...(await measure(() => startServer(['--workers', '2'], env, config), (server) => serverRows('server, PostgreSQL, 2 workers', server))));
-    } finally {
-      await cluster?.stop();
+      await server('server, PostgreSQL, 1 worker', [], { DATABASE_URL: cluster.url });
+      await server('server, PostgreSQL, 2 workers', ['--workers', '2'], { DATABASE_URL: cluster.url });
     }
+
+    const rows: Row[] = [await load('bare node:http', 'fixed JSON', bare.url), await autocannon(bare.url)];
+    for (const target of targets) rows.push(await load(target.name, 'get-quote', `${target.process.url}/v4/get-quote?${quoteQuery}`));
+    for (const target of targets) rows.push(await load(target.name, 'get-order', `${target.process.url}/v4/get-order/${target.orderId}`));
+    for (const target of targets.filter((target) => target.server)) rows.push(await createOrderRow(target.name, target.process.url));
+    report(rows, notes);
+  } finally {
+    await Promise.all(processes.map((target) => target.stop()));
+    await cluster?.stop();
   }
-  report(rows, notes);
 }
 
 function report(rows: Row[], notes: string[]): void {
@@ -189,7 +195,8 @@ function report(rows: Row[], notes: string[]): void {
     for (const row of orders) console.log(`- ${row.target}: ${fixed((row.requests - row.failures) / seconds)} orders/s (p50 ${fixed(row.p50Ms, 2)} ms, p99 ${fixed(row.p99Ms, 2)} ms, ${row.failures} not 201)`);
   }
   const generators = find('bare node:http', 'fixed JSON', 'autocannon CLI');
-  if (generators) console.log(`\nGenerator check on the bare row: wrk ${fixed(ceiling)} req/s, autocannon CLI ${fixed(generators.requestsPerSecond)} req/s (wrk / autocannon = ${fixed(ceiling / generators.requestsPerSecond, 2)}).`);
+  if (generators) console.log(`\nautocannon reports latency in whole milliseconds.`);
+  if (generators) console.log(`Generator check on the bare row: wrk ${fixed(ceiling)} req/s, autocannon CLI ${fixed(generators.requestsPerSecond)} req/s (wrk / autocannon = ${fixed(ceiling / generators.requestsPerSecond, 2)}).`);
   const ratio = (target: string, operation: string, base: string) => {
     const row = find(target, operation);
     const other = find(base, operation);
