@@ -95,7 +95,7 @@ export class Lifecycle {
     const order = await this.order(orderId);
     if (order.status !== 'inProgress') throw conflict(`the order is already ${order.status}`);
     const transfer = outcome === 'success' ? await this.delivery(order) : outcome === 'refunded' ? await this.refundTransfer(order) : undefined;
-    if (outcome !== 'failed' && !transfer) throw conflict('another instance is settling the order');
+    if (outcome !== 'failed' && !transfer) throw conflict('the order is being settled right now (its delivery, payout or refund is under way); try again');
     const settled = await this.settle(order, outcome, transfer ? { transfers: [transfer] } : { failed: reason ? { reason } : {} });
     if (!settled) throw conflict(`the order is already ${(await this.order(orderId)).status}`);
     return this.order(orderId);
@@ -107,7 +107,7 @@ export class Lifecycle {
     return settled;
   }
 
-  /** The output delivered (an offramp: its Bitcoin payout); undefined while another instance delivers it. */
+  /** The output delivered (an offramp: its Bitcoin payout); undefined while another pass or instance delivers it. */
   private async delivery(order: OrderRow): Promise<SettlementTransfer | undefined> {
     const txHash = order.route === 'offramp' ? order.payout_txid ?? (await this.once(order, 'payout')) : await this.once(order, 'deliver');
     return txHash === undefined ? undefined : this.transfer(order.dst_chain, order.dst_token, order.dst_amount, txHash);
@@ -121,7 +121,7 @@ export class Lifecycle {
   /**
    * Performs a side effect of the order once across every instance: claimed in the database first,
    * its result recorded after. Resolves to the transaction hash (also when another instance
-   * performed it before), or undefined while another instance holds the claim.
+   * performed it before), or undefined while another pass or instance holds the claim.
    */
   private async once(order: OrderRow, effect: Effect): Promise<string | undefined> {
     const claim = await claimEffect(this.db, order.id, effect, effectLeaseSeconds);
