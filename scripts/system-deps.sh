@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Installs the system packages that the tests use and that npm cannot bring:
-# Debian's Chromium (the docs' browser test) and PostgreSQL (the server's store
-# tests on a real database). Skips what is already there; without apt-get or
+# Debian's Chromium (the docs' browser test), PostgreSQL (the server's store
+# tests on a real database), redis-server (rate limits shared by several server
+# instances) and wrk (the load generator of `pnpm bench:server`). Skips what is
+# already there; without apt-get or
 # root it says what is missing and leaves it to the machine's owner.
 set -euo pipefail
 
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v pg_ctlcluster >/dev/null 2>&1 || [ -x /usr/lib/postgresql/*/bin/postgres ] 2>/dev/null || missing+=(postgresql)
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+command -v wrk >/dev/null 2>&1 || missing+=(wrk)
 
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0

@@ -1,82 +1,225 @@
 /**
- * `pnpm --filter @swap-gateway/server bench`: get-quote and get-order under load (autocannon, on
- * loopback) against the gateway server and the Prism mock in the same run, with a bare node:http
- * server answering a fixed JSON body as the ceiling of this machine. Each run lasts BENCH_SECONDS
- * (default 5) per row. The server runs as `pnpm server` does: embedded store in a data directory,
- * every response checked against the document; only the rate limit is raised out of the way.
+ * `pnpm bench:server`: get-quote, get-order and create-order under load against the gateway server
+ * (embedded store; PostgreSQL with 1 and 2 worker processes), the Prism mock, and a bare node:http
+ * server answering fixed JSON, all in one run and printed side by side with ratios.
+ *
+ * Every target is a process of its own, started as a user starts it (`node dist/main.js`, the mock's
+ * CLI), one at a time; the load generator is wrk (Debian's package), another process. The bare
+ * node:http row is also loaded with autocannon's CLI, so that each run shows whether the generator
+ * caps the ceiling. The servers run the built-in sandbox configuration with the rate limit raised
+ * out of the way (the bench measures the work, not the limiter) and enough liquidity for the orders.
+ *
+ * BENCH_SECONDS per row (default 5), BENCH_CONNECTIONS (10), BENCH_THREADS of wrk (2),
+ * BENCH_ORDER_QUOTES quotes prepared for each create-order row (12000).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { execFileSync, execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
-import { startMock } from '@swap-gateway/mock';
-import { startServer } from '../src/index.js';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { sandboxConfigFile, type GatewayConfig } from '../src/config/config.js';
+import { findPostgres, startPostgres, type PostgresCluster } from '../test/postgres-cluster.js';
+import { startProcess, type TargetProcess } from './processes.js';
+import { wrk, type LoadResult } from './wrk.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const threads = Number(process.env.BENCH_THREADS ?? 2);
+const orderQuotes = Number(process.env.BENCH_ORDER_QUOTES ?? 12000);
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const serverMain = here('../dist/main.js');
+const mockCli = here('../../mock/dist/cli.js');
+const autocannonCli = here('../node_modules/autocannon/autocannon.js');
+const wbtcBob = '0x03C7054BCB39f7b2e5B2c7AcB37583e32D70Cfa3';
 
 const quoteQuery = new URLSearchParams({
   srcChain: 'bitcoin',
   dstChain: 'bob',
   srcToken: '0x0000000000000000000000000000000000000000',
-  dstToken: '0x03C7054BCB39f7b2e5B2c7AcB37583e32D70Cfa3',
+  dstToken: wbtcBob,
   amount: '1000000',
   recipient: '0x71C7656EC7ab88b098defB751B7401B5f6d8976F',
   refundAddress: 'bc1q3ftg88fp55ek66v7jg5dl4q0esy96rd92epged',
   affiliates: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045:25',
 });
 
-interface Row {
+interface Row extends LoadResult {
   target: string;
-  operation: string;
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  errors: number;
+  operation: 'get-quote' | 'get-order' | 'create-order' | 'fixed JSON';
+  generator: string;
 }
 
-async function load(target: string, operation: string, url: string): Promise<Row> {
-  const result = await autocannon({ url, connections, duration: seconds });
+function checkTools(): void {
+  try {
+    execFileSync('wrk', ['-v'], { stdio: 'ignore' });
+  } catch (error) {
+    // wrk -v exits 1 after printing its version; only a missing binary is a problem.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error("the bench needs wrk (Debian's package; scripts/system-deps.sh installs it)");
+  }
+  for (const [file, build] of [[serverMain, '@swap-gateway/server'], [mockCli, '@swap-gateway/mock']] as const) {
+    if (!existsSync(file)) throw new Error(`${file} is missing: pnpm turbo run build --filter ${build}`);
+  }
+}
+
+const work = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
+
+/** The sandbox configuration, its rate limit out of the way and its WBTC liquidity enough for every create-order row. */
+function benchConfig(): string {
+  const config = JSON.parse(readFileSync(sandboxConfigFile, 'utf8')) as GatewayConfig;
+  config.rateLimits = { windowSeconds: 60, anonymous: 1_000_000_000, apiKey: 2_000_000_000 };
+  config.liquidity = config.liquidity.map((entry) => (entry.token === wbtcBob ? { ...entry, amount: '1000000000000000' } : entry));
+  const file = join(work, 'config.json');
+  writeFileSync(file, JSON.stringify(config));
+  return file;
+}
+
+async function load(target: string, operation: Row['operation'], url: string, script?: { path: string; args: string[] }): Promise<Row> {
+  return { target, operation, generator: 'wrk', ...(await wrk(url, { connections, seconds, threads: script ? 1 : threads, ...(script ? { script } : {}) })) };
+}
+
+/** autocannon's CLI in its own process, on the bare row only: does the generator cap the ceiling? */
+async function autocannon(url: string): Promise<Row> {
+  const { stdout } = await promisify(execFile)(process.execPath, [autocannonCli, '--json', '-c', String(connections), '-d', String(seconds), url], { maxBuffer: 16 * 1024 * 1024 });
+  const result = JSON.parse(stdout) as { requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; timeouts: number };
   return {
-    target,
-    operation,
+    target: 'bare node:http',
+    operation: 'fixed JSON',
+    generator: 'autocannon CLI',
     requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.non2xx + result.errors + result.timeouts,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+    requests: result.requests.total,
   };
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
-const server = await startServer({ port: 0, dataDir, config: { rateLimits: { windowSeconds: 60, anonymous: 1e9, apiKey: 2e9 }, lifecycle: { confirmationDelaySeconds: 30, payoutDelaySeconds: 30, tickMs: 0 } } });
-const mock = await startMock();
-const fixed = JSON.stringify({ id: '8d3c7a0e-5f1b-4b6e-9a51-2f0c7e4d9b12', status: { inProgress: { pending_btc_payment: null, refund_tx: null } } });
-const bare = createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(fixed));
-await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
-const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+/** An order to read back in the get-order rows. */
+async function someOrder(target: string, url: string): Promise<string> {
+  const quote = await (await fetch(`${url}/v4/get-quote?${quoteQuery}`)).json();
+  const created = (await (await fetch(`${url}/v4/create-order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(quote) })).json()) as { onramp?: { order_id: string } };
+  if (!created.onramp) throw new Error(`${target}: create-order failed: ${JSON.stringify(created)}`);
+  return created.onramp.order_id;
+}
+
+/** create-order with fresh quotes, each used once. */
+async function createOrderRow(target: string, url: string): Promise<Row> {
+  const quotesFile = join(work, 'quotes.jsonl');
+  writeFileSync(quotesFile, (await fetchQuotes(url, orderQuotes)).join('\n'));
+  return load(target, 'create-order', url, { path: here('./create-order.lua'), args: [quotesFile] });
+}
+
+async function fetchQuotes(url: string, count: number): Promise<string[]> {
+  const quotes: string[] = [];
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (quotes.length < count) quotes.push(await (await fetch(`${url}/v4/get-quote?${quoteQuery}`)).text());
+    }),
+  );
+  return quotes.slice(0, count);
+}
+
+const startServer = (extra: string[], env: NodeJS.ProcessEnv, config: string) =>
+  startProcess(process.execPath, (port) => ({ args: [serverMain, '--config', config, '--port', String(port), ...extra], env: { LOG_LEVEL: 'warn', ...env } }), '/health');
+
+interface Target {
+  name: string;
+  process: TargetProcess;
+  /** What get-order reads. */
+  orderId: string;
+  server: boolean;
+}
+
+/**
+ * Every target runs for the whole bench (an idle one costs nothing), so that the rows compared
+ * with each other are measured one right after the other: the machine's load drifts over minutes.
+ */
+async function main(): Promise<void> {
+  checkTools();
+  const config = benchConfig();
+  const notes: string[] = [];
+  const processes: TargetProcess[] = [];
+  const started = async (start: Promise<TargetProcess>) => {
+    const target = await start;
+    processes.push(target);
+    return target;
+  };
+  let cluster: PostgresCluster | undefined;
+  try {
+    const bare = await started(startProcess(process.execPath, (port) => ({ args: [here('./bare-server.mjs')], env: { PORT: String(port) } })));
+    const mock = await started(startProcess(process.execPath, (port) => ({ args: [mockCli, '--port', String(port)] }), '/v4/get-routes'));
+    const targets: Target[] = [{ name: 'Prism mock', process: mock, orderId: '8d3c7a0e-5f1b-4b6e-9a51-2f0c7e4d9b12', server: false }];
+    const server = async (name: string, extra: string[], env: NodeJS.ProcessEnv) => {
+      const running = await started(startServer(extra, env, config));
+      targets.push({ name, process: running, orderId: await someOrder(name, running.url), server: true });
+    };
+    await server('server, embedded', ['--data-dir', join(work, 'data')], {});
+    const binaries = findPostgres();
+    if ('missing' in binaries) {
+      notes.push(`PostgreSQL rows skipped: ${binaries.missing}`);
+    } else {
+      cluster = await startPostgres(binaries);
+      await server('server, PostgreSQL, 1 worker', [], { DATABASE_URL: cluster.url });
+      await server('server, PostgreSQL, 2 workers', ['--workers', '2'], { DATABASE_URL: cluster.url });
+    }
+
+    const rows: Row[] = [await load('bare node:http', 'fixed JSON', bare.url), await autocannon(bare.url)];
+    for (const target of targets) rows.push(await load(target.name, 'get-quote', `${target.process.url}/v4/get-quote?${quoteQuery}`));
+    for (const target of targets) rows.push(await load(target.name, 'get-order', `${target.process.url}/v4/get-order/${target.orderId}`));
+    for (const target of targets.filter((target) => target.server)) rows.push(await createOrderRow(target.name, target.process.url));
+    report(rows, notes);
+  } finally {
+    await Promise.all(processes.map((target) => target.stop()));
+    await cluster?.stop();
+  }
+}
+
+function report(rows: Row[], notes: string[]): void {
+  const find = (target: string, operation: string, generator = 'wrk') => rows.find((row) => row.target === target && row.operation === operation && row.generator === generator);
+  const ceiling = find('bare node:http', 'fixed JSON')!.requestsPerSecond;
+  const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+  console.log(`\nwrk -t${threads} (-t1 for create-order) -c${connections}, ${seconds} s per row, loopback, Node ${process.version}, ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)} at the end\n`);
+  console.log('| target | operation | generator | requests/s | p50 ms | p99 ms | × Prism mock | % of bare node:http | non-2xx/errors |');
+  console.log('| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const row of rows) {
+    const mock = find('Prism mock', row.operation);
+    const timesMock = mock && row.target !== 'Prism mock' ? `${fixed(row.requestsPerSecond / mock.requestsPerSecond, 1)}×` : '';
+    console.log(
+      `| ${row.target} | ${row.operation} | ${row.generator} | ${fixed(row.requestsPerSecond)} | ${fixed(row.p50Ms, 2)} | ${fixed(row.p99Ms, 2)} | ${timesMock} | ${fixed((row.requestsPerSecond / ceiling) * 100, 1)}% | ${row.failures} |`,
+    );
+  }
+  const orders = rows.filter((row) => row.operation === 'create-order');
+  if (orders.length) {
+    console.log('\ncreate-order: orders acknowledged with 201 per second (each quote used once)');
+    for (const row of orders) console.log(`- ${row.target}: ${fixed((row.requests - row.failures) / seconds)} orders/s (p50 ${fixed(row.p50Ms, 2)} ms, p99 ${fixed(row.p99Ms, 2)} ms, ${row.failures} not 201)`);
+  }
+  const generators = find('bare node:http', 'fixed JSON', 'autocannon CLI');
+  if (generators) console.log(`\nautocannon reports latency in whole milliseconds.`);
+  if (generators) console.log(`Generator check on the bare row: wrk ${fixed(ceiling)} req/s, autocannon CLI ${fixed(generators.requestsPerSecond)} req/s (wrk / autocannon = ${fixed(ceiling / generators.requestsPerSecond, 2)}).`);
+  const ratio = (target: string, operation: string, base: string) => {
+    const row = find(target, operation);
+    const other = find(base, operation);
+    return row && other ? row.requestsPerSecond / other.requestsPerSecond : Number.NaN;
+  };
+  const checks: Array<[string, boolean]> = [
+    [`get-quote, embedded: ${fixed(ratio('server, embedded', 'get-quote', 'Prism mock'), 1)}× the mock (target ≥ 10×)`, ratio('server, embedded', 'get-quote', 'Prism mock') >= 10],
+    [`get-quote, embedded: ${fixed(((find('server, embedded', 'get-quote')?.requestsPerSecond ?? 0) / ceiling) * 100, 1)}% of bare node:http (target ≥ 25%)`, (find('server, embedded', 'get-quote')?.requestsPerSecond ?? 0) / ceiling >= 0.25],
+    [`get-order, embedded: ${fixed(ratio('server, embedded', 'get-order', 'Prism mock'), 1)}× the mock (target ≥ 5×)`, ratio('server, embedded', 'get-order', 'Prism mock') >= 5],
+    [`get-order, PostgreSQL 1 worker: ${fixed(ratio('server, PostgreSQL, 1 worker', 'get-order', 'Prism mock'), 1)}× the mock (target ≥ 5×)`, ratio('server, PostgreSQL, 1 worker', 'get-order', 'Prism mock') >= 5],
+    [`get-quote, PostgreSQL 2 workers / 1 worker: ${fixed(ratio('server, PostgreSQL, 2 workers', 'get-quote', 'server, PostgreSQL, 1 worker'), 2)}`, ratio('server, PostgreSQL, 2 workers', 'get-quote', 'server, PostgreSQL, 1 worker') > 1],
+    [`get-order, PostgreSQL 2 workers / 1 worker: ${fixed(ratio('server, PostgreSQL, 2 workers', 'get-order', 'server, PostgreSQL, 1 worker'), 2)}`, ratio('server, PostgreSQL, 2 workers', 'get-order', 'server, PostgreSQL, 1 worker') > 1],
+    ...rows
+      .filter((row) => row.target.startsWith('server') && row.operation !== 'create-order')
+      .map((row): [string, boolean] => [`${row.target} ${row.operation}: p99 ${fixed(row.p99Ms, 2)} ms (target ≤ 5 ms)`, row.p99Ms <= 5]),
+  ];
+  console.log('\nTargets in this run:');
+  for (const [text, met] of checks) console.log(`- ${met ? 'met' : 'NOT met'}: ${text}`);
+  for (const note of notes) console.log(`- ${note}`);
+}
 
 try {
-  const quote = await (await fetch(`${server.url}/v4/get-quote?${quoteQuery}`)).json();
-  const created = (await (await fetch(`${server.url}/v4/create-order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(quote) })).json()) as { onramp: { order_id: string } };
-  const rows = [
-    await load('gateway server', 'get-quote', `${server.url}/v4/get-quote?${quoteQuery}`),
-    await load('gateway server', 'get-order', `${server.url}/v4/get-order/${created.onramp.order_id}`),
-    await load('Prism mock', 'get-quote', `${mock.url}/v4/get-quote?${quoteQuery}`),
-    await load('Prism mock', 'get-order', `${mock.url}/v4/get-order/8d3c7a0e-5f1b-4b6e-9a51-2f0c7e4d9b12`),
-    await load('bare node:http', 'fixed JSON', bareUrl),
-  ];
-  const ceiling = rows[rows.length - 1]!.requestsPerSecond;
-  console.log(`\n${connections} connections, ${seconds} s per row, loopback, Node ${process.version}\n`);
-  console.log('| target | operation | requests/s | p50 ms | p99 ms | % of bare node | non-2xx/errors |');
-  console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: |');
-  for (const row of rows) {
-    console.log(`| ${row.target} | ${row.operation} | ${Math.round(row.requestsPerSecond)} | ${row.p50} | ${row.p99} | ${((row.requestsPerSecond / ceiling) * 100).toFixed(1)}% | ${row.errors} |`);
-  }
+  await main();
 } finally {
-  bare.close();
-  await mock.stop();
-  await server.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
 }

@@ -2,10 +2,12 @@
  * `pnpm server` / `pnpm --filter @swap-gateway/server start`: the gateway with the built-in sandbox
  * configuration on 127.0.0.1:8080, or as configured (--config, --host, --port, --data-dir, or the
  * environment: GATEWAY_CONFIG, GATEWAY_HOST, GATEWAY_PORT, GATEWAY_DATA_DIR, DATABASE_URL, ...).
- * SIGINT/SIGTERM close it gracefully.
+ * `--workers N` runs N processes on one port (PostgreSQL only). SIGINT/SIGTERM close it gracefully.
  */
 import { parseArgs } from 'node:util';
+import { loadConfig } from './config/config.js';
 import { startServer } from './server.js';
+import { checkWorkers, isWorkerProcess, superviseWorkers } from './workers.js';
 
 const { values } = parseArgs({
   // `pnpm server -- --port 9000` hands the separator on; what follows it are still our options.
@@ -15,30 +17,42 @@ const { values } = parseArgs({
     host: { type: 'string' },
     port: { type: 'string' },
     'data-dir': { type: 'string' },
+    workers: { type: 'string' },
   },
 });
 
-const server = await startServer({
+const options = {
   configFile: values.config,
   host: values.host,
   port: values.port === undefined ? undefined : Number(values.port),
   dataDir: values['data-dir'],
-  logger: { level: process.env.LOG_LEVEL ?? 'info' },
-});
-server.app.log.info(`swap gateway listening on ${server.url} (storage: ${server.services.db.engine}; health: ${server.url}/health)`);
+};
+const workers = Number(values.workers ?? 1);
+if (workers > 1 && !isWorkerProcess()) {
+  const config = loadConfig({ configFile: options.configFile, overrides: options.dataDir === undefined ? {} : { storage: { dataDir: options.dataDir } } });
+  for (const warning of checkWorkers(workers, config)) console.warn(`[gateway] ${warning}`);
+  superviseWorkers(workers, (message) => console.log(`[gateway] ${message}`));
+} else {
+  await serve();
+}
 
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    server.app.log.info(`${signal}: finishing in-flight requests, then closing the store`);
-    server.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        server.app.log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  });
+async function serve(): Promise<void> {
+  const server = await startServer({ ...options, logger: { level: process.env.LOG_LEVEL ?? 'info' } });
+  server.app.log.info(`swap gateway listening on ${server.url} (storage: ${server.services.db.engine}; health: ${server.url}/health)`);
+
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      server.app.log.info(`${signal}: finishing in-flight requests, then closing the store`);
+      server.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          server.app.log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    });
+  }
 }

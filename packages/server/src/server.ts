@@ -14,6 +14,7 @@ import { loadConfig, type ConfigOverrides, type GatewayConfig } from './config/c
 import { ApiKeys } from './keys/keys.js';
 import { CursorCodec } from './orders/cursor.js';
 import { Lifecycle } from './orders/lifecycle.js';
+import { orderReads } from './orders/reads.js';
 import { OrderService } from './orders/service.js';
 import { seedLiquidity } from './orders/store.js';
 import { OrderView } from './orders/view.js';
@@ -21,6 +22,7 @@ import { ConfiguredPrices, type PriceSource } from './quote/prices.js';
 import { QuoteSeal } from './quote/seal.js';
 import { QuoteService } from './quote/service.js';
 import type { Services } from './services.js';
+import { signingSecret } from './store/secret.js';
 import { openStore } from './store/store.js';
 
 export interface StartServerOptions {
@@ -79,22 +81,27 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
     const clock = new Clock();
     const prices = options.adapters?.prices ?? new ConfiguredPrices();
     const bitcoin = options.adapters?.bitcoin ?? new SimulatedBitcoin(config.bitcoin);
-    const seal = new QuoteSeal(config.signingSecret);
+    const secret = await signingSecret(store.db, config.signingSecret);
+    const seal = new QuoteSeal(secret);
     const view = new OrderView(catalogue, prices);
-    const quotes = new QuoteService(store.db, { config, catalogue, prices, bitcoinNetwork: bitcoin.network, bitcoinFeeRate: bitcoin.feeRate() }, seal, clock);
+    const reads = orderReads(store.db);
+    const quoteEngine = { config, catalogue, prices, bitcoinNetwork: bitcoin.network, bitcoinFeeRate: bitcoin.feeRate() };
+    const quotes = new QuoteService(store.db, quoteEngine, seal, clock);
     const orders = new OrderService({
       db: store.db,
       config,
       catalogue,
       seal,
-      cursors: new CursorCodec(config.signingSecret),
+      quoteEngine,
+      cursors: new CursorCodec(secret),
       clock,
       bitcoin,
       depositAddresses: new DepositAddresses(config.bitcoin.depositXpub, bitcoin.network),
       view,
+      reads,
     });
     const settlement = options.adapters?.settlement ?? new SimulatedChains(config.lifecycle);
-    const lifecycle = new Lifecycle(store.db, catalogue, settlement, view, clock);
+    const lifecycle = new Lifecycle(store.db, catalogue, settlement, view, clock, reads);
     const services: Services = { config, catalogue, db: store.db, clock, bitcoin, quotes, orders, lifecycle, view };
     const app = await buildApp(services, { logger: options.logger, keys: new ApiKeys(store.db) });
     lifecycle.start(config.lifecycle.tickMs);

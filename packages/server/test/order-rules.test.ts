@@ -1,6 +1,6 @@
 /**
  * create-order rules found missing by the review: no order nobody can reclaim (V3 token swaps),
- * volume limits re-checked under concurrency, quotes compared with the stored copy, unpaid orders
+ * volume limits re-checked under concurrency, forged quotes refused without a stored copy, unpaid orders
  * expiring; and the sandbox's source-sent refusing a malformed hash.
  */
 import bs58check from 'bs58check';
@@ -74,20 +74,34 @@ describe('volume limits at create-order', () => {
   });
 });
 
-describe('create-order compares the quote with the one it stored', () => {
-  it('refuses a forged output amount even when the forger re-seals it with the public sandbox secret', async () => {
+describe('create-order verifies quotes without a stored copy', () => {
+  it('refuses a forged output amount sealed with another secret: the seal fails, and the re-quote names the changed field', async () => {
     const quote = (await api.quote(tokenSwapParams())).body.tokenSwap;
     const { signedQuoteData, ...rest } = quote;
     const payload = JSON.parse(Buffer.from(signedQuoteData.split('.')[1], 'base64url').toString('utf8'));
-    const forged = new QuoteSeal(sandbox.signingSecret).seal({ ...rest, outputAmount: { ...rest.outputAmount, amount: String(BigInt(rest.outputAmount.amount) * 2n) } }, payload);
+    const forged = new QuoteSeal('a-secret-the-forger-guessed').seal({ ...rest, outputAmount: { ...rest.outputAmount, amount: String(BigInt(rest.outputAmount.amount) * 2n) } }, payload);
     const answer = await api.post('/v4/create-order', { tokenSwap: forged });
     expect(answer).toMatchObject({ status: 400, body: { code: 'INVALID_ORDER_ARGS', details: { message: 'changed fields: outputAmount' } } });
     expect((await api.post('/v4/create-order', { tokenSwap: quote })).status).toBe(201);
   });
 
-  it('refuses to start outside sandbox mode with the public sandbox secret', () => {
-    expect(() => loadConfig({ env: {}, overrides: { sandbox: false } })).toThrow(/signingSecret is the public one/);
-    expect(loadConfig({ env: { GATEWAY_SIGNING_SECRET: 'a-secret-of-this-deployment' }, overrides: { sandbox: false } }).sandbox).toBe(false);
+  it('refuses a forged onramp quote: its seal is the only proof', async () => {
+    const quote = (await api.quote(onrampParams())).body.onramp;
+    const { signedQuoteData, ...rest } = quote;
+    const payload = JSON.parse(Buffer.from(signedQuoteData.split('.')[1], 'base64url').toString('utf8'));
+    const forged = new QuoteSeal('a-secret-the-forger-guessed').seal(rest, payload);
+    expect(await api.post('/v4/create-order', { onramp: forged })).toMatchObject({ status: 400, body: { code: 'INVALID_ORDER_ARGS', details: { message: 'signedQuoteData does not match the quote' } } });
+  });
+
+  it('seals with a secret generated at the first start and kept in the store when none is configured', async () => {
+    expect(sandbox.signingSecret).toBeUndefined();
+    const [setting] = await server.services.db.query<{ value: string }>(`SELECT value FROM gateway_settings WHERE name = 'signing_secret'`);
+    const value = setting!.value;
+    expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const quote = (await api.quote(onrampParams())).body.onramp;
+    const { signedQuoteData, ...rest } = quote;
+    const payload = JSON.parse(Buffer.from(signedQuoteData.split('.')[1], 'base64url').toString('utf8'));
+    expect(new QuoteSeal(value).seal(rest, payload).signedQuoteData).toBe(signedQuoteData);
   });
 });
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayAbi } from '../src/chains/transactions.js';
 import { sandboxConfigFile, type GatewayConfig, type RunningServer } from '../src/index.js';
 import {
+  affiliate,
   btcUser,
   client,
   deniedAddress,
@@ -85,12 +86,14 @@ describe('create-order', () => {
     expect(transaction.signatures[0]!.every((byte) => byte === 0)).toBe(true);
   });
 
-  it('refuses a tampered, an unknown, an expired and a reused quote', async () => {
+  it('refuses a tampered, an expired and a reused quote', async () => {
     const quote = (await api.quote(tokenSwapParams())).body;
     const tampered = { tokenSwap: { ...quote.tokenSwap, outputAmount: { ...quote.tokenSwap.outputAmount, amount: '999999999' } } };
-    expect((await api.post('/v4/create-order', tampered)).body).toMatchObject({ code: 'INVALID_ORDER_ARGS', details: { message: 'signedQuoteData does not match the quote' } });
-    const { signedQuoteData: _seal, ...unsealed } = quote.tokenSwap;
-    expect((await api.post('/v4/create-order', { tokenSwap: unsealed })).body.code).toBe('INVALID_ORDER_ARGS');
+    expect((await api.post('/v4/create-order', tampered)).body).toMatchObject({ code: 'INVALID_ORDER_ARGS', details: { message: 'changed fields: outputAmount' } });
+    const { signedQuoteData: _seal, ...unsealed } = tampered.tokenSwap;
+    expect((await api.post('/v4/create-order', { tokenSwap: unsealed })).body).toMatchObject({ code: 'INVALID_ORDER_ARGS', details: { message: 'changed fields: outputAmount' } });
+    const onramp = (await api.quote(onrampParams())).body.onramp;
+    expect((await api.post('/v4/create-order', { onramp: { ...onramp, recipient: evmUser.toLowerCase() } })).body).toMatchObject({ code: 'INVALID_ORDER_ARGS', details: { message: 'signedQuoteData does not match the quote' } });
 
     expect((await api.post('/v4/create-order', quote)).status).toBe(201);
     const duplicate = await api.post('/v4/create-order', quote);
@@ -99,6 +102,25 @@ describe('create-order', () => {
     const stale = (await api.quote(tokenSwapParams())).body;
     await api.post('/sandbox/advance', { seconds: 601 });
     expect((await api.post('/v4/create-order', stale)).body).toMatchObject({ code: 'ORDER_EXPIRED', details: { message: expect.stringMatching(/^expired at /) } });
+  });
+
+  it('accepts every route\'s quote as a client generated from the public V4 document sends it, and refuses it changed', async () => {
+    /** Such a client drops null fields, and its offramp and tokenSwap models have no signedQuoteData or ownerAddress. */
+    const asPublicClientSends = (route: string, quote: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(quote).filter(([field, value]) => value !== null && (route === 'onramp' || !['signedQuoteData', 'ownerAddress'].includes(field))));
+    const withAffiliate = { affiliates: `${affiliate}:25` };
+    for (const params of [onrampParams(withAffiliate), offrampParams(withAffiliate), tokenSwapParams(withAffiliate), tronOfframpParams(), solanaSwapParams()]) {
+      const quote = (await api.quote(params)).body;
+      const route = Object.keys(quote)[0]!;
+      const sent = asPublicClientSends(route, quote[route]);
+      const output = sent.outputAmount as { amount: string };
+      const changed = { ...sent, outputAmount: { ...output, amount: String(BigInt(output.amount) + 1n) } };
+      const refused = await api.post('/v4/create-order', { [route]: changed });
+      expect(refused, `${route} changed`).toMatchObject({ status: 400, body: { code: 'INVALID_ORDER_ARGS' } });
+      const created = await api.post('/v4/create-order', { [route]: sent });
+      expect(created.status, `${route}: ${JSON.stringify(created.body)}`).toBe(201);
+      expect(Object.keys(created.body)).toEqual([route]);
+    }
   });
 
   it('refuses a PSBT the sender cannot fund', async () => {

@@ -68,7 +68,7 @@ export async function startPostgres(binaries: PostgresBinaries): Promise<Postgre
   };
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

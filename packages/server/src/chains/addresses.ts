@@ -10,15 +10,36 @@ import { isAddress } from 'viem';
 import type { ChainKind } from '../config/config.js';
 import { bitcoinLib, type BitcoinNetwork } from './bitcoin-lib.js';
 
+/**
+ * bitcoinjs-lib's check builds the output script (tens of microseconds, most of a get-quote), and a
+ * quote's addresses recur (a user's refund address, the same recipient): answers are remembered,
+ * per network, for the most recent addresses.
+ */
+const bitcoinChecks = new Map<string, boolean>();
+const bitcoinChecksKept = 10_000;
+
+function isBitcoinAddress(address: string, network: BitcoinNetwork): boolean {
+  // Longer than any Bitcoin address (bech32 strings end at 90 characters): refused, not remembered.
+  if (address.length > 90) return false;
+  const key = `${network.bech32}:${address}`;
+  const known = bitcoinChecks.get(key);
+  if (known !== undefined) return known;
+  let valid: boolean;
+  try {
+    bitcoinLib.address.toOutputScript(address, network);
+    valid = true;
+  } catch {
+    valid = false;
+  }
+  if (bitcoinChecks.size >= bitcoinChecksKept) bitcoinChecks.delete(bitcoinChecks.keys().next().value!);
+  bitcoinChecks.set(key, valid);
+  return valid;
+}
+
 export function isValidAddress(kind: ChainKind, address: string, network: BitcoinNetwork): boolean {
   switch (kind) {
     case 'bitcoin':
-      try {
-        bitcoinLib.address.toOutputScript(address, network);
-        return true;
-      } catch {
-        return false;
-      }
+      return isBitcoinAddress(address, network);
     case 'evm':
       return isAddress(address, { strict: true });
     case 'tron':

@@ -12,6 +12,12 @@ import bs58 from 'bs58';
 import type { ChainKind } from '../config/config.js';
 import type { OrderRow } from '../orders/store.js';
 
+/**
+ * The lifecycle claims every payout, delivery and refund in the database before calling the
+ * adapter, so each call happens once across instances. Only when an instance dies between the call
+ * and recording its result is the call made again (after the claim's lease): a real adapter uses
+ * the order id as the idempotency key of the transfer.
+ */
 export interface SettlementAdapter {
   sourceConfirmed(order: OrderRow, nowMs: number): boolean;
   /** No source transaction was seen within the payment window: the order expires. */

@@ -67,11 +67,16 @@ export interface GatewayConfig {
   storage: { dataDir?: string; databaseUrl?: string };
   /** Registers the sandbox control endpoints (/sandbox/...). Off in a real deployment. */
   sandbox: boolean;
-  signingSecret: string;
+  /** Seals quotes and page cursors. Omitted, one is generated at the first start and kept in the store. */
+  signingSecret?: string;
   quoteTtlSeconds: number;
   orders: { defaultPageSize: number; maxPageSize: number };
-  /** Requests per window and client: by IP address without a key, by key with one. */
-  rateLimits: { windowSeconds: number; anonymous: number; apiKey: number };
+  /**
+   * Requests per window and client: by IP address without a key, by key with one. Counted in the
+   * process's memory, or, with `redisUrl` (redis://host:port, or a Unix socket path), in Redis, so
+   * that several instances count together.
+   */
+  rateLimits: { windowSeconds: number; anonymous: number; apiKey: number; redisUrl?: string };
   /**
    * Which web pages may call the gateway from a browser (CORS). Absent: none.
    * `origins`: exact origins (where the docs site is published, e.g. "https://docs.example.com");
@@ -119,8 +124,6 @@ export const sandboxConfigFile = fileURLToPath(new URL('../../config/sandbox.jso
 /** A partial configuration merged over the file, section by section. */
 export type ConfigOverrides = { [K in keyof GatewayConfig]?: GatewayConfig[K] extends unknown[] ? GatewayConfig[K] : Partial<GatewayConfig[K]> | GatewayConfig[K] };
 
-const builtInSigningSecret = () => (JSON.parse(readFileSync(sandboxConfigFile, 'utf8')) as GatewayConfig).signingSecret;
-
 export function loadConfig(options: { configFile?: string; overrides?: ConfigOverrides; env?: NodeJS.ProcessEnv } = {}): GatewayConfig {
   const env = options.env ?? process.env;
   const file = options.configFile ?? env.GATEWAY_CONFIG ?? sandboxConfigFile;
@@ -151,6 +154,7 @@ function fromEnvironment(env: NodeJS.ProcessEnv): ConfigOverrides {
   const rateLimits: Partial<GatewayConfig['rateLimits']> = {};
   if (env.GATEWAY_RATE_LIMIT_ANONYMOUS) rateLimits.anonymous = integer('GATEWAY_RATE_LIMIT_ANONYMOUS', env.GATEWAY_RATE_LIMIT_ANONYMOUS);
   if (env.GATEWAY_RATE_LIMIT_API_KEY) rateLimits.apiKey = integer('GATEWAY_RATE_LIMIT_API_KEY', env.GATEWAY_RATE_LIMIT_API_KEY);
+  if (env.GATEWAY_REDIS_URL) rateLimits.redisUrl = env.GATEWAY_REDIS_URL;
   if (Object.keys(rateLimits).length) overrides.rateLimits = rateLimits;
   if (env.GATEWAY_CORS_ORIGINS !== undefined) overrides.cors = { origins: env.GATEWAY_CORS_ORIGINS.split(',').map((entry) => entry.trim()).filter(Boolean) };
   return overrides;
@@ -178,11 +182,7 @@ export class ConfigError extends Error {}
 /** Catches the mistakes that would otherwise surface as a wrong quote: unknown chains, tokens without a rate. */
 function checkConfig(config: GatewayConfig): void {
   const problems: string[] = [];
-  if (!config.signingSecret || config.signingSecret.length < 16) problems.push('signingSecret must be at least 16 characters');
-  // The built-in secret is public (it is in the repository): with it anyone can seal a quote.
-  if (!config.sandbox && config.signingSecret === builtInSigningSecret()) {
-    problems.push('signingSecret is the public one of the built-in sandbox configuration; outside "sandbox": true set your own (GATEWAY_SIGNING_SECRET)');
-  }
+  if (config.signingSecret !== undefined && config.signingSecret.length < 16) problems.push('signingSecret must be at least 16 characters');
   const chains = new Map(config.chains.map((chain) => [chain.id, chain]));
   const tokenKey = (chain: string, address: string) => `${chain}:${address.toLowerCase()}`;
   const tokens = new Map(config.tokens.map((token) => [tokenKey(token.chain, token.address), token]));

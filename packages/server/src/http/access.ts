@@ -8,9 +8,14 @@
  * without limit: only a key verified in the last minute (remembered by ApiKeys) is counted
  * against its own budget; any other request, a malformed or unknown key included, is counted
  * against its IP address's keyless budget, and only then is its key checked.
+ *
+ * The counters live in this process's memory, or in Redis when `rateLimits.redisUrl` is set, so that
+ * several instances behind one address count one budget. Redis is checked at start; if it becomes
+ * unreachable later, requests fail (500) rather than pass uncounted.
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
 import type { GatewayConfig } from '../config/config.js';
 import { apiKeyLength, type ApiKeys } from '../keys/keys.js';
 import { GatewayError } from './errors.js';
@@ -55,8 +60,11 @@ export async function registerAccess(app: FastifyInstance, options: { keys: ApiK
     await authenticate(request);
   });
 
+  const redis = limits.redisUrl ? await connectRedis(limits.redisUrl, (error) => app.log.error({ err: error }, 'rate-limit store')) : undefined;
+  if (redis) app.addHook('onClose', async () => void (await redis.quit()));
   await app.register(rateLimit, {
     global: true,
+    ...(redis ? { redis, nameSpace: 'gateway-rate-limit:', skipOnError: false } : {}),
     timeWindow: limits.windowSeconds * 1000,
     max: (request: FastifyRequest) => (request.apiKeyId ? limits.apiKey : limits.anonymous),
     keyGenerator: (request: FastifyRequest) => (request.apiKeyId ? `key:${request.apiKeyId}` : `ip:${request.ip}`),
@@ -67,6 +75,20 @@ export async function registerAccess(app: FastifyInstance, options: { keys: ApiK
       new GatewayError('EXCEEDED_LIMIT', `rate limit of ${context.max} requests per ${limits.windowSeconds} seconds exceeded; retry after the Retry-After delay`, { limit: String(context.max) }, 429),
   });
   return { authenticate };
+}
+
+async function connectRedis(url: string, onError: (error: Error) => void): Promise<Redis> {
+  // One retry: a request waits on its counter, so an unreachable Redis fails the request soon.
+  const redis = new Redis(url, { connectTimeout: 5000, maxRetriesPerRequest: 1, lazyConnect: true });
+  redis.on('error', onError);
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    redis.disconnect();
+    throw new Error(`the rate-limit store at ${url} is unreachable: ${(error as Error).message}`);
+  }
+  return redis;
 }
 
 function readAuthorization(header: string | undefined): FastifyRequest['presentedKey'] {

@@ -4,6 +4,10 @@
  * transaction is seen within the payment window; and, when the sandbox forces it, failed or refunded
  * (refunded_tokens). An offramp shows its pending Bitcoin payout while the payout confirms.
  * A background loop polls the adapters; the sandbox can also run a pass on demand.
+ *
+ * Several instances may run this loop on one database. State changes are conditional updates, so
+ * each happens once; every side effect on a chain (payout, delivery, refund) is claimed in the
+ * database before the adapter is called (orders/store.ts claimEffect), so each is performed once.
  */
 import type { SettlementAdapter } from '../chains/settlement.js';
 import { simulatedHash, transactionHashProblem } from '../chains/settlement.js';
@@ -11,10 +15,16 @@ import type { Clock } from '../clock.js';
 import type { Catalogue } from '../config/catalogue.js';
 import { GatewayError, invalidRequest } from '../http/errors.js';
 import type { Database } from '../store/database.js';
-import { findOrder, markPayoutSent, markSourceSeen, normalizeHash, ordersInProgress, settleOrder, type OrderRow, type Outcome, type SettlementTransfer } from './store.js';
+import type { OrderReads } from './reads.js';
+import { claimEffect, findOrder, markPayoutSent, markSourceSeen, normalizeHash, ordersInProgress, recordEffect, settleOrder, type OrderRow, type Outcome, type SettlementTransfer } from './store.js';
 import type { OrderView } from './view.js';
 
 export type ForcedOutcome = 'success' | 'failed' | 'refunded';
+
+type Effect = 'payout' | 'deliver' | 'refund';
+
+/** A claim without a result older than this is taken to be of an instance that died mid-way. */
+const effectLeaseSeconds = 300;
 
 export class Lifecycle {
   private timer: NodeJS.Timeout | undefined;
@@ -26,6 +36,7 @@ export class Lifecycle {
     private readonly chains: SettlementAdapter,
     private readonly view: OrderView,
     private readonly clock: Clock,
+    private readonly reads: OrderReads,
   ) {}
 
   start(intervalMs: number): void {
@@ -55,9 +66,14 @@ export class Lifecycle {
     for (const order of await ordersInProgress(this.db, true)) {
       if (!this.chains.sourceConfirmed(order, now)) continue;
       if (order.route === 'offramp' && !order.payout_txid) {
-        await markPayoutSent(this.db, order.id, await this.chains.sendPayout(order), now);
+        const txid = await this.once(order, 'payout');
+        if (txid) {
+          await markPayoutSent(this.db, order.id, txid, now);
+          this.reads.changed(order.id);
+        }
       } else if (order.route !== 'offramp' || this.chains.payoutConfirmed(order, now)) {
-        await this.settle(order, 'success', { transfers: [await this.delivery(order)] });
+        const delivery = await this.delivery(order);
+        if (delivery) await this.settle(order, 'success', { transfers: [delivery] });
       }
     }
   }
@@ -71,32 +87,53 @@ export class Lifecycle {
     if (malformed) throw invalidRequest(`txHash is not a ${order.src_chain} transaction hash`, { expected: malformed, actual: txHash! });
     const hash = txHash ? normalizeHash(txHash) : simulatedHash(kind, `source:${order.id}`);
     if (!(await markSourceSeen(this.db, order.id, hash, this.clock.now()))) throw conflict('the order already has a source transaction, or is settled');
+    this.reads.changed(order.id);
     return this.order(orderId);
   }
 
   async force(orderId: string, outcome: ForcedOutcome, reason?: string): Promise<OrderRow> {
     const order = await this.order(orderId);
-    const settled =
-      outcome === 'success'
-        ? await this.settle(order, 'success', { transfers: [await this.delivery(order)] })
-        : outcome === 'refunded'
-          ? await this.settle(order, 'refunded', { transfers: [await this.refundTransfer(order)] })
-          : await this.settle(order, 'failed', { failed: reason ? { reason } : {} });
-    if (!settled) throw conflict(`the order is already ${order.status}`);
+    if (order.status !== 'inProgress') throw conflict(`the order is already ${order.status}`);
+    const transfer = outcome === 'success' ? await this.delivery(order) : outcome === 'refunded' ? await this.refundTransfer(order) : undefined;
+    if (outcome !== 'failed' && !transfer) throw conflict('the order is being settled right now (its delivery, payout or refund is under way); try again');
+    const settled = await this.settle(order, outcome, transfer ? { transfers: [transfer] } : { failed: reason ? { reason } : {} });
+    if (!settled) throw conflict(`the order is already ${(await this.order(orderId)).status}`);
     return this.order(orderId);
   }
 
   private async settle(order: OrderRow, status: 'success' | 'failed' | 'refunded', outcome: Outcome): Promise<boolean> {
-    return this.db.transaction((tx) => settleOrder(tx, order, status, outcome, this.clock.now()));
+    const settled = await this.db.transaction((tx) => settleOrder(tx, order, status, outcome, this.clock.now()));
+    if (settled) this.reads.changed(order.id);
+    return settled;
   }
 
-  private async delivery(order: OrderRow): Promise<SettlementTransfer> {
-    const txHash = order.route === 'offramp' ? order.payout_txid ?? (await this.chains.sendPayout(order)) : await this.chains.deliver(order, this.catalogue.kindOf(order.dst_chain)!);
-    return this.transfer(order.dst_chain, order.dst_token, order.dst_amount, txHash);
+  /** The output delivered (an offramp: its Bitcoin payout); undefined while another pass or instance delivers it. */
+  private async delivery(order: OrderRow): Promise<SettlementTransfer | undefined> {
+    const txHash = order.route === 'offramp' ? order.payout_txid ?? (await this.once(order, 'payout')) : await this.once(order, 'deliver');
+    return txHash === undefined ? undefined : this.transfer(order.dst_chain, order.dst_token, order.dst_amount, txHash);
   }
 
-  private async refundTransfer(order: OrderRow): Promise<SettlementTransfer> {
-    return this.transfer(order.src_chain, order.src_token, order.src_amount, await this.chains.refund(order, this.catalogue.kindOf(order.src_chain)!));
+  private async refundTransfer(order: OrderRow): Promise<SettlementTransfer | undefined> {
+    const txHash = await this.once(order, 'refund');
+    return txHash === undefined ? undefined : this.transfer(order.src_chain, order.src_token, order.src_amount, txHash);
+  }
+
+  /**
+   * Performs a side effect of the order once across every instance: claimed in the database first,
+   * its result recorded after. Resolves to the transaction hash (also when another instance
+   * performed it before), or undefined while another pass or instance holds the claim.
+   */
+  private async once(order: OrderRow, effect: Effect): Promise<string | undefined> {
+    const claim = await claimEffect(this.db, order.id, effect, effectLeaseSeconds);
+    if (!claim.claimed) return claim.result ?? undefined;
+    const txHash =
+      effect === 'payout'
+        ? await this.chains.sendPayout(order)
+        : effect === 'deliver'
+          ? await this.chains.deliver(order, this.catalogue.kindOf(order.dst_chain)!)
+          : await this.chains.refund(order, this.catalogue.kindOf(order.src_chain)!);
+    await recordEffect(this.db, order.id, effect, txHash);
+    return txHash;
   }
 
   private transfer(chain: string, token: string, amount: string, txHash: string): SettlementTransfer {

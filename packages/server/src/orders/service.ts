@@ -11,10 +11,13 @@ import type { Catalogue } from '../config/catalogue.js';
 import type { GatewayConfig, RouteKind } from '../config/config.js';
 import { GatewayError, invalidRequest } from '../http/errors.js';
 import { checkVolumeLimits, lockRouteVolume } from '../quote/limits.js';
-import { canonicalJson, type QuoteSeal } from '../quote/seal.js';
+import type { QuoteEngineContext } from '../quote/engine.js';
+import { requote } from '../quote/requote.js';
+import type { QuoteSeal } from '../quote/seal.js';
 import type { Database, Queryable } from '../store/database.js';
 import type { CursorCodec } from './cursor.js';
 import { findOrder, insertOrder, listOrders, markSourceSeen, orderByQuote, reserveLiquidity, type OrderRow } from './store.js';
+import type { OrderReads } from './reads.js';
 import type { OrderView } from './view.js';
 
 export interface OrderServiceDeps {
@@ -22,11 +25,14 @@ export interface OrderServiceDeps {
   config: GatewayConfig;
   catalogue: Catalogue;
   seal: QuoteSeal;
+  /** What get-quote quotes with: offramp and token-swap quotes without their seal are quoted again. */
+  quoteEngine: QuoteEngineContext;
   cursors: CursorCodec;
   clock: Clock;
   bitcoin: BitcoinAdapter;
   depositAddresses: DepositAddresses;
   view: OrderView;
+  reads: OrderReads;
 }
 
 type QuoteBody = Record<string, unknown> & {
@@ -48,9 +54,10 @@ export class OrderService {
 
   /**
    * create-order. The checks run in the order a client can fix them: the refund address (V4) or
-   * the owner (V3, checked before validation by the V3 route), the seal, the expiry, someone who can
-   * reclaim the funds, then in one transaction: the quote as issued, the duplicate check, the volume
-   * limits (under the route's lock) and the liquidity reservation.
+   * the owner (V3, checked before validation by the V3 route), the seal and its expiry (an offramp
+   * or token-swap quote without a valid seal: a re-quote), someone who can reclaim the funds, then
+   * in one transaction: the duplicate check, the volume limits (under the route's lock) and the
+   * liquidity reservation.
    */
   async create(body: Record<string, unknown>, apiVersion: 'v3' | 'v4'): Promise<GatewayCreateOrderV3> {
     const { seal, clock, db } = this.deps;
@@ -60,8 +67,15 @@ export class OrderService {
       throw new GatewayError('MISSING_REFUND_ADDRESS', 'the quote was requested without a refundAddress; request a new quote with one', null);
     }
     const sealed = seal.open(route, quote);
-    if (!sealed) throw new GatewayError('INVALID_ORDER_ARGS', 'the quote was changed after get-quote, or was not issued by this service', { message: 'signedQuoteData does not match the quote' });
-    if (clock.now() > sealed.exp) throw new GatewayError('ORDER_EXPIRED', 'the quote expired; request a new one', { message: `expired at ${new Date(sealed.exp).toISOString()}` });
+    if (sealed && clock.now() > sealed.exp) throw new GatewayError('ORDER_EXPIRED', 'the quote expired; request a new one', { message: `expired at ${new Date(sealed.exp).toISOString()}` });
+    if (!sealed) {
+      if (route === 'onramp') throw new GatewayError('INVALID_ORDER_ARGS', 'the quote was changed after get-quote, or was not issued by this service', { message: 'signedQuoteData does not match the quote' });
+      // Offramp and token-swap quotes come back without their seal from clients generated from
+      // the public V4 document: they are verified by quoting them again.
+      requote(route, quote, this.deps.quoteEngine);
+    }
+    // The quote's id makes a second order from one sealed quote a duplicate; a re-quoted quote is new.
+    const quoteId = sealed?.id ?? randomUUID();
     if (route !== 'onramp' && !this.refundAddress(route, quote)) {
       // Only a V3 token swap gets here (V4 requires refundAddress, a V3 offramp ownerAddress): the
       // source contract would hold the funds with no owner, so no order is created.
@@ -77,10 +91,7 @@ export class OrderService {
     const reserveToken = quote.outputAmount;
     try {
       return await db.transaction(async (tx) => {
-        const issued = await tx.query<{ body: unknown }>('SELECT body FROM quotes WHERE id = $1', [sealed.id]);
-        if (issued.length === 0) throw new GatewayError('INVALID_ORDER_ARGS', 'the quote was not issued by this service', { message: 'unknown quote' });
-        checkAsIssued(issued[0]!.body, quote);
-        const existing = await orderByQuote(tx, sealed.id);
+        const existing = await orderByQuote(tx, quoteId);
         if (existing) throw duplicate(existing);
         if (limitedRoute) {
           await lockRouteVolume(tx, limitedRoute);
@@ -94,7 +105,7 @@ export class OrderService {
         const result = route === 'onramp' ? await this.onrampOrder(tx, orderId, quote) : this.sourceTransactionOrder(route, orderId, quote);
         await insertOrder(tx, {
           id: orderId,
-          quote_id: sealed.id,
+          quote_id: quoteId,
           api_version: apiVersion,
           route,
           src_chain: quote.inputAmount.chain,
@@ -116,7 +127,7 @@ export class OrderService {
     } catch (error) {
       // Two requests with one quote on PostgreSQL: the second insert hits the unique quote_id.
       if ((error as { code?: string }).code === '23505') {
-        const existing = await orderByQuote(db, sealed.id);
+        const existing = await orderByQuote(db, quoteId);
         if (existing) throw duplicate(existing);
       }
       throw error;
@@ -237,7 +248,8 @@ export class OrderService {
       await bitcoin.broadcast(hex);
       return true;
     });
-    if (!registered) {
+    if (registered) this.deps.reads.changed(order.id);
+    else {
       // Another request registered a payment first: the same one is fine, another is not.
       const current = await findOrder(db, orderId);
       if (current?.src_tx_hash !== payment.txid) throw invalidRequest('the order already has a registered payment', { expected: current?.src_tx_hash ?? '', actual: payment.txid });
@@ -259,7 +271,7 @@ export class OrderService {
   }
 
   async get(idOrHash: string): Promise<GatewayOrderInfoV3> {
-    const order = await findOrder(this.deps.db, idOrHash);
+    const order = await this.deps.reads.find(idOrHash);
     if (!order) throw new GatewayError('ORDER_NOT_FOUND', 'no order has this id, txid or hash', null, 404);
     return this.deps.view.render(order, this.deps.clock.now());
   }
@@ -282,17 +294,3 @@ export class OrderService {
 }
 
 const duplicate = (orderId: string) => new GatewayError('DUPLICATE_ORDER', 'an order already exists for this quote', { message: orderId });
-
-/**
- * The quote must be the one stored at get-quote, field by field: the seal proves it only to whoever
- * does not know the signing secret, the stored copy proves it to everyone.
- */
-function checkAsIssued(issued: unknown, received: QuoteBody): void {
-  const stored = (typeof issued === 'string' ? JSON.parse(issued) : issued) as Record<string, unknown>;
-  // signedQuoteData was checked by the seal; the fields it seals are compared here.
-  const fields = [...new Set([...Object.keys(stored), ...Object.keys(received)])].filter((field) => field !== 'signedQuoteData').sort();
-  const changed = fields.filter((field) => canonicalJson(stored[field] ?? null) !== canonicalJson(received[field] ?? null));
-  if (changed.length) {
-    throw new GatewayError('INVALID_ORDER_ARGS', 'the quote differs from the one this service issued', { message: `changed fields: ${changed.join(', ')}` });
-  }
-}

@@ -160,3 +160,27 @@ export async function seedLiquidity(db: Queryable, entries: Array<{ chain: strin
 export async function liquidityOf(db: Queryable, chain: string, token: string): Promise<{ total: string; reserved: string } | undefined> {
   return (await db.query<{ total: string; reserved: string }>('SELECT total::text AS total, reserved::text AS reserved FROM liquidity WHERE chain = $1 AND token = $2', [chain, token]))[0];
 }
+
+/**
+ * Claims a side effect of an order (a payout, a delivery, a refund) before it happens, so that of
+ * several instances exactly one performs it. Answers `claimed` to the one that must perform it,
+ * the recorded result when it was performed already, and `taken` while another instance holds the
+ * claim. A claim left without a result for `leaseSeconds` (its instance died mid-way) is taken over.
+ */
+export async function claimEffect(db: Queryable, orderId: string, effect: string, leaseSeconds: number): Promise<{ claimed: true } | { claimed: false; result: string | null }> {
+  const claimed = await db.query(
+    `INSERT INTO order_effects (order_id, effect, claimed_at) VALUES ($1, $2, clock_timestamp())
+     ON CONFLICT (order_id, effect) DO UPDATE SET claimed_at = EXCLUDED.claimed_at
+       WHERE order_effects.result IS NULL AND order_effects.claimed_at < clock_timestamp() - make_interval(secs => $3)
+     RETURNING order_id`,
+    [orderId, effect, leaseSeconds],
+  );
+  if (claimed.length === 1) return { claimed: true };
+  const [row] = await db.query<{ result: string | null }>('SELECT result FROM order_effects WHERE order_id = $1 AND effect = $2', [orderId, effect]);
+  return { claimed: false, result: row?.result ?? null };
+}
+
+/** The claimed side effect happened; its result (a transaction hash) is what later passes use. */
+export async function recordEffect(db: Queryable, orderId: string, effect: string, result: string): Promise<void> {
+  await db.query('UPDATE order_effects SET result = $3 WHERE order_id = $1 AND effect = $2', [orderId, effect, result]);
+}

@@ -100,7 +100,7 @@ interface QuoteInputs {
 
 /** Onramp fees are taken from the converted output, in the destination token. */
 function onrampQuote({ context, route, amount, slippage, affiliates, request }: QuoteInputs) {
-  const gross = convert(amount, route.src.decimals, route.dst.decimals, rate(context, route));
+  const gross = grossOutput(context, route, amount);
   const affiliateFees = affiliates.map((affiliate) => bps(gross, affiliate.bps));
   const breakdown = {
     solverFee: bps(gross, route.solverFeeBps),
@@ -143,7 +143,7 @@ function onrampQuote({ context, route, amount, slippage, affiliates, request }: 
 
 /** Offramp fees are taken in sats from the Bitcoin payout. */
 function offrampQuote({ context, route, amount, slippage, affiliates, request }: QuoteInputs) {
-  const gross = convert(amount, route.src.decimals, route.dst.decimals, rate(context, route));
+  const gross = grossOutput(context, route, amount);
   const affiliateFees = affiliates.map((affiliate) => bps(gross, affiliate.bps));
   const breakdown = {
     solverFee: bps(gross, route.solverFeeBps),
@@ -214,6 +214,11 @@ function afterFees(route: Route, gross: bigint, fees: bigint): bigint {
     throw new GatewayError('QUOTE_AMOUNT_TOO_LOW', 'quoted output is below the minimum the market maker fills', { minimum: route.minOutputAmount, actual: output.toString() });
   }
   return output;
+}
+
+/** The input converted to the destination token, before fees (the base of every bps fee of onramps and offramps). */
+export function grossOutput(context: QuoteEngineContext, route: Route, amount: bigint): bigint {
+  return convert(amount, route.src.decimals, route.dst.decimals, rate(context, route));
 }
 
 /** Whole destination tokens per whole source token: the route's rate, or the ratio of the prices. */

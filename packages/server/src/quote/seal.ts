@@ -2,13 +2,15 @@
  * Tamper evidence for quotes. Every quote carries `signedQuoteData`: `v1.<payload>.<mac>`, where the
  * payload (base64url JSON) names the quote id, its route and its expiry, and the mac is an
  * HMAC-SHA256 over the payload and the canonical JSON of the rest of the quote. create-order
- * recomputes it: any edited field, or a quote this service did not issue, fails the check.
+ * recomputes it: any edited field, or a quote this service did not issue, fails the check. The seal
+ * is the whole proof, so no copy of the quote is stored; the secret is the configured one, or one
+ * generated at first start and kept in the store (store/secret.ts).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { RouteKind } from '../config/config.js';
 
 export interface QuoteSealPayload {
-  /** Quote id (its row in the store). */
+  /** Quote id: the order made from the quote keeps it, and a second order with it is a duplicate. */
   id: string;
   route: RouteKind;
   /** Expiry, Unix milliseconds. */
@@ -50,12 +52,16 @@ export class QuoteSeal {
   }
 }
 
-/** JSON with object keys sorted at every level, so that key order in transit does not matter. */
+/**
+ * JSON with object keys sorted at every level, so that key order in transit does not matter, and
+ * without null members: null and absent are one value of an optional field, and clients generated
+ * from the document drop null fields when they pass a quote through their models.
+ */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value)
-      .filter(([, item]) => item !== undefined)
+      .filter(([, item]) => item !== undefined && item !== null)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
   }

@@ -1,6 +1,7 @@
 /**
- * get-quote: computes the quote, seals it (quote/seal.ts), and stores it so that create-order can
- * tell an issued, unused quote from one it never issued.
+ * get-quote: computes the quote and seals it (quote/seal.ts). Nothing is stored: the seal carries
+ * the quote's id and expiry, and create-order verifies it. Only a route with volume limits reads
+ * the store, to answer an exceeded limit early (create-order enforces it exactly).
  */
 import { randomUUID } from 'node:crypto';
 import type { GatewayQuoteV4 } from '@swap-gateway/types';
@@ -20,11 +21,10 @@ export class QuoteService {
 
   async issue(request: QuoteRequest): Promise<GatewayQuoteV4> {
     const { route, quote, config } = computeQuote(request, this.engine);
-    await checkVolumeLimits(this.db, this.engine.catalogue, config, { amount: BigInt(request.amount), account: request.sender ?? request.refundAddress, nowMs: this.clock.now() });
-    const id = randomUUID();
+    if (config.perAccountLimit !== undefined || config.globalLimit !== undefined) {
+      await checkVolumeLimits(this.db, this.engine.catalogue, config, { amount: BigInt(request.amount), account: request.sender ?? request.refundAddress, nowMs: this.clock.now() });
+    }
     const exp = this.clock.now() + this.engine.config.quoteTtlSeconds * 1000;
-    const sealed = this.seal.seal(quote, { id, route, exp });
-    await this.db.query('INSERT INTO quotes (id, route, body, expires_at) VALUES ($1, $2, $3::text::jsonb, $4)', [id, route, JSON.stringify(sealed), new Date(exp).toISOString()]);
-    return { [route]: sealed } as GatewayQuoteV4;
+    return { [route]: this.seal.seal(quote, { id: randomUUID(), route, exp }) } as GatewayQuoteV4;
   }
 }

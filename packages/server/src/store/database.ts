@@ -45,10 +45,14 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
   // Fail at start-up, not at the first request, when the server is unreachable.
   await pool.query('SELECT 1');
+  // Statements outside transactions (the reads: get-order, get-orders, key lookups) are prepared once
+  // per connection and then only executed: the SQL is fixed text, so one name per text.
+  const names = new Map<string, string>();
+  const named = (sql: string) => names.get(sql) ?? (names.set(sql, `gateway_${names.size}`), names.get(sql)!);
   return {
     engine: 'postgres',
     async query<Row>(sql: string, params?: unknown[]) {
-      return (await pool.query(sql, params)).rows as Row[];
+      return (await pool.query({ name: named(sql), text: sql, values: params })).rows as Row[];
     },
     async transaction(work) {
       const client = await pool.connect();

@@ -86,6 +86,28 @@ const migrations: Array<{ id: string; sql: string }> = [
       CREATE INDEX api_keys_key_hash_prefix ON api_keys (key_hash_prefix);
     `,
   },
+  {
+    // A quote's seal is its proof (quote/seal.ts): get-quote no longer stores quotes, an order keeps
+    // the id of its quote (unique: the duplicate check), and the signing secret lives here when the
+    // configuration names none. Lifecycle side effects are claimed in order_effects before they
+    // happen, so that of several instances exactly one performs each.
+    id: '003_sealed_quotes_settings_effects',
+    sql: `
+      ALTER TABLE orders DROP CONSTRAINT orders_quote_id_fkey;
+      DROP TABLE quotes;
+      CREATE TABLE gateway_settings (
+        name text PRIMARY KEY,
+        value text NOT NULL
+      );
+      CREATE TABLE order_effects (
+        order_id uuid NOT NULL REFERENCES orders (id),
+        effect text NOT NULL,
+        claimed_at timestamptz NOT NULL,
+        result text,
+        PRIMARY KEY (order_id, effect)
+      );
+    `,
+  },
 ];
 
 export async function migrate(db: Database): Promise<string[]> {

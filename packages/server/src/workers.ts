@@ -1,0 +1,58 @@
+/**
+ * `--workers N`: N server processes sharing one port (node:cluster; the primary hands connections
+ * to the workers in turn). Each worker is a whole gateway on the same PostgreSQL database: orders,
+ * reservations and lifecycle claims are exact across them (the database arbitrates), and rate
+ * limits are shared when Redis is configured. The primary only starts, replaces and stops workers.
+ */
+import cluster from 'node:cluster';
+import type { GatewayConfig } from './config/config.js';
+
+export function checkWorkers(count: number, config: GatewayConfig): string[] {
+  if (!Number.isInteger(count) || count < 1) throw new Error(`--workers must be a whole number of at least 1, got ${count}`);
+  if (count > 1 && !config.storage.databaseUrl) {
+    throw new Error('several workers need PostgreSQL (DATABASE_URL): the embedded store belongs to one process');
+  }
+  if (count === 1) return [];
+  return [
+    ...(config.rateLimits.redisUrl ? [] : ['rate limits are counted per worker; set GATEWAY_REDIS_URL to count them together']),
+    ...(config.sandbox ? ['the sandbox controls (clock, injected faults) act on the worker that receives the call; run one process to drive the sandbox'] : []),
+  ];
+}
+
+/**
+ * Runs in the primary: forks the workers, replaces one that dies after it served, stops everything
+ * when one dies before it listened (a configuration or database problem that a restart repeats),
+ * and stops them all on SIGINT/SIGTERM.
+ */
+export function superviseWorkers(count: number, log: (message: string) => void): void {
+  let stopping = false;
+  const listened = new Set<number>();
+  for (let i = 0; i < count; i++) cluster.fork();
+  cluster.on('listening', (worker) => listened.add(worker.id));
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(process.exitCode ?? 0);
+      return;
+    }
+    if (!listened.has(worker.id)) {
+      log(`worker ${worker.process.pid} exited (${signal ?? code}) before it listened; stopping`);
+      stopping = true;
+      process.exitCode = 1;
+      for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGTERM');
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(1);
+      return;
+    }
+    log(`worker ${worker.process.pid} exited (${signal ?? code}); starting another`);
+    cluster.fork();
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      log(`${signal}: stopping ${count} workers`);
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+    });
+  }
+}
+
+export const isWorkerProcess = () => cluster.isWorker;

@@ -1,0 +1,128 @@
+/**
+ * Three server instances on one PostgreSQL server, as a deployment that outgrows one process runs
+ * them: requests spread over the instances race on separate connections, and every instance runs
+ * its own lifecycle loop. Limits, reservations and claims must hold across them, and each side
+ * effect on a chain must happen once (the adapters' calls are counted).
+ */
+import bs58check from 'bs58check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SimulatedBitcoin } from '../src/chains/bitcoin.js';
+import { SimulatedChains } from '../src/chains/settlement.js';
+import type { ChainKind } from '../src/config/config.js';
+import { loadConfig, type RunningServer } from '../src/index.js';
+import type { OrderRow } from '../src/orders/store.js';
+import { client, offrampParams, onrampParams, testServer, tronOfframpParams, wbtcBob } from './helpers.js';
+import { findPostgres, startPostgres, type PostgresCluster } from './postgres-cluster.js';
+import { signedPayment, wallet } from './wallets.js';
+
+const binaries = findPostgres();
+if ('missing' in binaries) {
+  // CI installs PostgreSQL (scripts/system-deps.sh): there its absence is a failure, not a skip.
+  if (process.env.CI) throw new Error(`the PostgreSQL instance tests cannot run in CI: ${binaries.missing}`);
+  console.warn(`[server] skipping the PostgreSQL instance tests: ${binaries.missing}`);
+}
+
+const sandbox = loadConfig({ env: {} });
+
+/** The simulated chains, counting every call that would move funds; each call takes a few ms, as a real one would. */
+class CountingChains extends SimulatedChains {
+  readonly calls = new Map<string, number>();
+  private count(effect: string, order: OrderRow): Promise<void> {
+    const key = `${effect}:${order.id}`;
+    this.calls.set(key, (this.calls.get(key) ?? 0) + 1);
+    return new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  override async sendPayout(order: OrderRow): Promise<string> {
+    await this.count('payout', order);
+    return super.sendPayout(order);
+  }
+  override async deliver(order: OrderRow, chain: ChainKind): Promise<string> {
+    await this.count('deliver', order);
+    return super.deliver(order, chain);
+  }
+}
+
+describe.skipIf('missing' in binaries)('three instances on one PostgreSQL', () => {
+  let cluster: PostgresCluster;
+  let instances: RunningServer[];
+  let apis: Array<ReturnType<typeof client>>;
+  const chains = new CountingChains(sandbox.lifecycle);
+  // One simulated Bitcoin network for all instances, as they would share the real one.
+  const bitcoin = new SimulatedBitcoin(sandbox.bitcoin);
+  const liquidity = sandbox.liquidity.map((entry) => (entry.token === wbtcBob ? { ...entry, amount: '3000000' } : entry));
+
+  beforeAll(async () => {
+    cluster = await startPostgres(binaries as Exclude<typeof binaries, { missing: string }>);
+    // Started one after another, so that the migrations and the generated signing secret are not what is tested here.
+    instances = [];
+    for (let i = 0; i < 3; i++) instances.push(await testServer({ databaseUrl: cluster.url, dataDir: undefined, config: { liquidity }, adapters: { settlement: chains, bitcoin } }));
+    apis = instances.map((instance) => client(instance.url));
+  });
+  afterAll(async () => {
+    await Promise.all((instances ?? []).map((instance) => instance.close()));
+    await cluster?.stop();
+  });
+
+  /** Request `i` goes to instance `i % 3`. */
+  const spread = <T>(count: number, request: (api: ReturnType<typeof client>, index: number) => Promise<T>) => Promise.all(Array.from({ length: count }, (_, index) => request(apis[index % 3]!, index)));
+
+  it('never reserves more than the market maker holds', async () => {
+    const quotes = await spread(9, async (api) => (await api.quote(onrampParams())).body);
+    const answers = await spread(9, (api, index) => api.post('/v4/create-order', quotes[index]));
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
+    expect(answers.filter((answer) => answer.body.code === 'INSUFFICIENT_SOLVER_BALANCE')).toHaveLength(6);
+    const row = (await apis[1]!.get('/sandbox/liquidity')).body.liquidity.find((entry: { token: string }) => entry.token === wbtcBob);
+    expect(row).toMatchObject({ total: '3000000', reserved: String(3n * 995500n) });
+    // Give the room back for the register-tx race below.
+    for (const answer of answers.filter((answer) => answer.status === 201)) await apis[2]!.post(`/sandbox/orders/${answer.body.onramp.order_id}/outcome`, { outcome: 'failed' });
+  });
+
+  it('makes one order of a quote sent to every instance at once', async () => {
+    const quote = (await apis[0]!.quote(offrampParams())).body;
+    const answers = await spread(6, (api) => api.post('/v4/create-order', quote));
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(1);
+    expect(answers.filter((answer) => answer.body.code === 'DUPLICATE_ORDER')).toHaveLength(5);
+  });
+
+  it('lets exactly three of nine concurrent 30,000 USDT orders of one account through the 100,000 daily limit', async () => {
+    const refundAddress = bs58check.encode(Uint8Array.from([0x41, ...new Array(20).fill(7)]));
+    const quotes = await spread(9, async (api) => (await api.quote(tronOfframpParams({ amount: '30000000000', refundAddress }))).body);
+    const answers = await spread(9, (api, index) => api.post('/v4/create-order', quotes[index]));
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
+    expect(new Set(answers.filter((answer) => answer.status !== 201).map((answer) => answer.body.code))).toEqual(new Set(['PER_ACCOUNT_LIMIT_EXCEEDED']));
+  });
+
+  it('broadcasts one of six different payments of one order registered on every instance at once', async () => {
+    const order = (await apis[0]!.post('/v4/create-order', (await apis[0]!.quote(onrampParams({ amount: '100000' }))).body)).body.onramp;
+    const payers = Array.from({ length: 6 }, (_, index) => wallet('p2wpkh', `instance racer ${index}`));
+    for (const payer of payers) await apis[0]!.get(`/v4/get-max-spendable/${payer.address}`);
+    const payments = await Promise.all(payers.map((payer) => signedPayment(payer, [{ address: order.address, value: 100000n }, { opReturn: order.op_return_data, value: 0n }])));
+    const before = bitcoin.broadcasts.length;
+    const answers = await spread(6, (api, index) => api.patch('/v4/register-tx', { onramp: { order_id: order.order_id, bitcoin_tx_hex: payments[index] } }));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
+    expect(bitcoin.broadcasts.length).toBe(before + 1);
+  });
+
+  it('sends each offramp payout and each delivery exactly once while every instance runs its lifecycle', async () => {
+    const created = await spread(24, async (api, index) => {
+      const quote = (await api.quote(offrampParams({ amount: String(1_000_000 + index) }))).body;
+      const answer = await api.post('/v4/create-order', quote);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+      return answer.body.offramp.order_id as string;
+    });
+    await spread(24, (api, index) => api.post(`/sandbox/orders/${created[index]}/source-sent`, {}));
+    // Every instance passes over the same orders at the same time: confirmed → payout → settled.
+    for (const seconds of [60, 60, 60]) {
+      for (const instance of instances) instance.services.clock.advance(seconds);
+      await Promise.all(instances.flatMap((instance) => [instance.services.lifecycle.tick(), instance.services.lifecycle.tick()]));
+    }
+    for (const id of created) {
+      const order = (await apis[2]!.get(`/v4/get-order/${id}`)).body;
+      expect(Object.keys(order.status), id).toEqual(['success']);
+      expect(chains.calls.get(`payout:${id}`), id).toBe(1);
+    }
+    const payoutsOfOthers = [...chains.calls].filter(([key, count]) => key.startsWith('payout:') && count !== 1);
+    expect(payoutsOfOthers).toEqual([]);
+    expect([...chains.calls].filter(([key, count]) => key.startsWith('deliver:') && count !== 1)).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,45 @@
+/**
+ * A throwaway Redis for tests: Debian's redis-server on a Unix socket in a temporary directory (no
+ * TCP port, no persistence), stopped and removed afterwards. Without the binary, `findRedis()` says why.
+ */
+import { spawn, execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export function findRedis(): { bin: string } | { missing: string } {
+  try {
+    return { bin: execFileSync('sh', ['-c', 'command -v redis-server']).toString().trim() };
+  } catch {
+    return { missing: "no redis-server found (install Debian's redis-server; scripts/system-deps.sh does)" };
+  }
+}
+
+export interface RedisServer {
+  /** The socket path, as GATEWAY_REDIS_URL takes it. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startRedis(bin: string): Promise<RedisServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'gateway-redis-'));
+  const socket = join(dir, 'redis.sock');
+  const child = spawn(bin, ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  for (let waited = 0; !existsSync(socket); waited += 20) {
+    if (child.exitCode !== null || waited > 5000) {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`redis-server did not open ${socket}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return {
+    url: socket,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
