@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayAbi } from '../src/chains/transactions.js';
 import { sandboxConfigFile, type GatewayConfig, type RunningServer } from '../src/index.js';
 import {
+  type Answer,
   btcUser,
   client,
   deniedAddress,
@@ -238,6 +239,26 @@ describe('get-orders', () => {
     const third = await api.get(`/v4/get-orders/${user}?limit=2&cursor=${encodeURIComponent(second.body.nextCursor)}`);
     expect(third.body.orders.map((entry: { id: string }) => entry.id)).toEqual([ids[0]]);
     expect(third.body.nextCursor).toBeNull();
+  });
+
+  it('keeps the order when sequence numbers gain a digit (9 → 10, 99 → 100), as on a long-lived store', async () => {
+    const user = '0x3333333333333333333333333333333333333333';
+    // The next orders get sequence numbers that gain a digit (…98, …99, 1…00, 1…01): compared as
+    // text, "99" sorts after "101".
+    const [{ last }] = (await server.services.db.query<{ last: string }>(`SELECT last_value::text AS last FROM orders_seq_seq`)) as [{ last: string }];
+    await server.services.db.query(`SELECT setval('orders_seq_seq', $1)`, [10 ** (last.length + 1) - 3]);
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push((await order(tokenSwapParams({ recipient: user }))).created.tokenSwap.order_id);
+    const newestFirst = [...ids].reverse();
+    expect((await api.get(`/v4/get-orders/${user}`)).body.orders.map((entry: { id: string }) => entry.id)).toEqual(newestFirst);
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Answer = await api.get(`/v4/get-orders/${user}?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      paged.push(...page.body.orders.map((entry: { id: string }) => entry.id));
+      cursor = page.body.nextCursor;
+    } while (cursor && paged.length <= ids.length);
+    expect(paged).toEqual(newestFirst);
   });
 
   it('refuses a tampered cursor, a cursor of another address and a limit above the maximum', async () => {
