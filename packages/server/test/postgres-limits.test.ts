@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimulatedBitcoin } from '../src/chains/bitcoin.js';
 import type { RunningServer } from '../src/index.js';
 import { client, onrampParams, testServer, tronOfframpParams } from './helpers.js';
-import { findPostgres, startPostgres, type PostgresCluster } from './postgres-cluster.js';
+import { findPostgres, startPostgres, type PostgresCluster } from '../src/dev/postgres-cluster.js';
 import { signedPayment, wallet } from './wallets.js';
 
 const binaries = findPostgres();

@@ -1,6 +1,7 @@
 /**
  * A throwaway PostgreSQL cluster for tests: initdb in a temporary directory, pg_ctl on a free
- * loopback port, removed afterwards. PostgreSQL refuses to run as root, so as root the cluster runs
+ * loopback port, removed afterwards. Used by the server's tests and, as
+ * `@swap-gateway/server/postgres-cluster`, by the contract suite's staging-like deployment. PostgreSQL refuses to run as root, so as root the cluster runs
  * as the `postgres` user (runuser). Without PostgreSQL binaries, `findPostgres()` says why.
  */
 import { execFileSync } from 'node:child_process';
@@ -68,7 +69,8 @@ export async function startPostgres(binaries: PostgresBinaries): Promise<Postgre
   };
 }
 
-function freePort(): Promise<number> {
+/** A port nobody listens on at the moment, on 127.0.0.1. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
