@@ -26,12 +26,15 @@ export function missingPostgres(): string | undefined {
 const serverDir = dirname(dirname(createRequire(import.meta.url).resolve('@swap-gateway/server')));
 const startupTimeoutMs = 30_000;
 
-/** Throws, saying why, when PostgreSQL is not installed (`missingPostgres()` tells beforehand). */
-export async function startDeployment(): Promise<Deployment> {
+/**
+ * Throws, saying why, when PostgreSQL is not installed (`missingPostgres()` tells beforehand).
+ * `settings` are the server's environment settings an operator would give (e.g. rate limits).
+ */
+export async function startDeployment(settings: Record<string, string> = {}): Promise<Deployment> {
   const postgres = findPostgres();
   if ('missing' in postgres) throw new Error(`the staging-like deployment needs PostgreSQL: ${postgres.missing}`);
   const cluster = await startPostgres(postgres);
-  const env = { ...process.env, DATABASE_URL: cluster.url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
+  const env = { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', ...settings, DATABASE_URL: cluster.url };
   let server: ChildProcess | undefined;
   try {
     const port = await freePort();

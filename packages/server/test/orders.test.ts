@@ -24,7 +24,7 @@ import {
   tronOfframpParams,
   wbtcBob,
 } from './helpers.js';
-import { signedPayment, simulatedUtxos, wallet } from './wallets.js';
+import { signedPayment, simulatedBalance, wallet } from './wallets.js';
 
 let server: RunningServer;
 let api: ReturnType<typeof client>;
@@ -103,7 +103,7 @@ describe('create-order', () => {
   });
 
   it('refuses a PSBT the sender cannot fund', async () => {
-    const { balance } = (await api.get(`/v4/get-max-spendable/${senderAddress}`)).body;
+    const balance = String(await simulatedBalance(senderAddress));
     const answer = await api.post('/v4/create-order', (await api.quote(onrampParams({ sender: senderAddress, amount: String(BigInt(balance) + 1000n) }))).body);
     expect(answer).toMatchObject({ status: 400, body: { code: 'INSUFFICIENT_CONFIRMED_FUNDS', details: { available: balance } } });
   });
@@ -274,10 +274,15 @@ describe('get-orders', () => {
     expect((await api.get(`/v4/get-orders/${user}?limit=101`)).body).toMatchObject({ code: 'INVALID_REQUEST', details: { max: '100', actual: '101' } });
   });
 
-  it('answers the spendable balance of a Bitcoin address and refuses anything else', async () => {
-    const balance = (await simulatedUtxos(senderAddress)).reduce((sum, utxo) => sum + utxo.value, 0n);
+  it('answers what a Bitcoin address can spend in the public GatewayMaxSpendable shape, and refuses anything else', async () => {
+    const balance = await simulatedBalance(senderAddress);
     expect(balance).toBeGreaterThanOrEqual(2500000n);
-    expect((await api.get(`/v4/get-max-spendable/${senderAddress}`)).body).toMatchObject({ address: senderAddress, balance: balance.toString(), feeRate: '12' });
+    const { body } = await api.get(`/v4/get-max-spendable/${senderAddress}`);
+    expect(body).toEqual({ userAddress: senderAddress, amount: { address: '0x0000000000000000000000000000000000000000', amount: expect.stringMatching(/^[0-9]+$/), chain: 'bitcoin' } });
+    // The balance less the fee of spending its three UTXOs at 12 sat/vB (a few hundred vbytes).
+    const fee = balance - BigInt(body.amount.amount);
+    expect(fee).toBeGreaterThan(12n * 200n);
+    expect(fee).toBeLessThan(12n * 500n);
     expect((await api.get(`/v4/get-max-spendable/${evmUser}`)).body).toMatchObject({ code: 'INVALID_REQUEST' });
   });
 });
