@@ -15,25 +15,25 @@ const open = new Map();
 for (const line of log.split('\n')) {
   const started = /^(.*?)contract tests against (\S+) at (\S+)/.exec(line);
   if (started) {
-    open.set(started[1], { target: started[2], result: 'no summary (the run did not finish)' });
-    targets.push(open.get(started[1]));
+    open.set(started[1].trim(), { target: started[2], result: 'no summary (the run did not finish)' });
+    targets.push(open.get(started[1].trim()));
     continue;
   }
   const ended = /^(.*?)(contract tests: .*|staging target: skipped.*)$/.exec(line);
   if (ended) {
-    const run = open.get(ended[1]);
+    const run = open.get(ended[1].trim());
     if (run) run.result = ended[2];
-    else targets.push({ target: 'staging', result: ended[2] });
-    open.delete(ended[1]);
+    else targets.push({ target: /^contract tests: the (\S+) target/.exec(ended[2])?.[1] ?? 'staging', result: ended[2] });
+    open.delete(ended[1].trim());
     continue;
   }
   const summary = /^(.*?)\bTests\s+(.*)\(\d+\)\s*$/.exec(line);
   if (!summary) continue;
   suites++;
   for (const [, count, kind] of summary[2].matchAll(/(\d+) (passed|failed|skipped)/g)) totals[kind] += Number(count);
-  const run = open.get(summary[1]);
+  const run = open.get(summary[1].trim());
   if (run) run.result = summary[2].trim();
-  open.delete(summary[1]);
+  open.delete(summary[1].trim());
 }
 console.log(`\n${suites} vitest runs`);
 for (const { target, result } of targets) console.log(`contract suite against ${target}: ${result}`);
