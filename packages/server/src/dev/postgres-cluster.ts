@@ -1,8 +1,9 @@
 /**
  * A throwaway PostgreSQL cluster for tests: initdb in a temporary directory, pg_ctl on a free
  * loopback port, removed afterwards. Used by the server's tests and, as
- * `@swap-gateway/server/postgres-cluster`, by the contract suite's staging-like deployment. PostgreSQL refuses to run as root, so as root the cluster runs
- * as the `postgres` user (runuser). Without PostgreSQL binaries, `findPostgres()` says why.
+ * `@swap-gateway/server/postgres-cluster`, by the contract suite's staging-like deployment.
+ * PostgreSQL refuses to run as root, so as root the cluster runs as the `postgres` user (runuser).
+ * Without PostgreSQL binaries, `findPostgres()` says why.
  */
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
