@@ -17,7 +17,8 @@ export async function targetProblem(target: TargetInfo): Promise<string | undefi
     });
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return `${where} is unreachable: ${[cause?.code, cause?.message ?? (error as Error).message].filter(Boolean).join(' ')}`;
+    const detail = cause?.message ?? (error as Error).message;
+    return `${where} is unreachable: ${cause?.code && !detail.includes(cause.code) ? `${cause.code}: ` : ''}${detail}`;
   }
   const type = response.headers.get('content-type') ?? 'no content type';
   const text = await response.text().catch(() => '');
