@@ -3,6 +3,7 @@
  * what it needs; against the mock, the ones that need state, rules or the simulated chain are
  * skipped with that reason.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { testWallet } from '../src/bitcoin.js';
 import {
@@ -24,7 +25,8 @@ import {
 } from '../src/flows.js';
 import { contractTest, gateway, has, sandbox } from '../src/suite.js';
 
-const wallet = testWallet('flows');
+// A wallet of its own per run: a long-lived gateway counts one account's orders against its limits.
+const wallet = testWallet(`flows ${randomUUID()}`);
 let routes: RouteEntry[];
 
 beforeAll(async () => {
