@@ -103,7 +103,7 @@ export interface GatewayClient {
   getOrdersV3(userAddress: string, query?: GatewayOrdersQueryV4, options?: CallOptions): Promise<GatewayOrdersPageV3>;
   /** Every order of an address, page after page, until `nextCursor` is null or absent. */
   iterateOrders(userAddress: string, options?: IterateOrdersOptions): AsyncGenerator<GatewayOrderInfoV3, void, undefined>;
-  /** Polls get-order until the order is `success`, `failed` or `refunded`, and returns it. */
+  /** Polls get-order until the order is `success`, `failed` or `refunded` (final by this client's choice: see `isSettled`), and returns it. */
   waitForOrder(id: string, options?: WaitForOrderOptions): Promise<GatewayOrderInfoV3>;
 }
 

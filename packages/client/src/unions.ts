@@ -48,7 +48,11 @@ export function stateOf(order: GatewayOrderInfoV3 | GatewayOrderStatusV3): Keyed
   return entryOf(statusObject(order), states, 'state') as KeyedEntry<GatewayOrderStatusV3, 'state'>;
 }
 
-/** Whether an order has reached a final state: `success`, `failed` or `refunded`. */
+/**
+ * Whether an order has reached a final state: `success`, `failed` or `refunded`. The API description
+ * does not show the transitions, so which states are final is this client's choice (the sandbox
+ * server never moves an order out of these three; see getOrderV4 in the document).
+ */
 export function isSettled(order: GatewayOrderInfoV3 | GatewayOrderStatusV3): boolean {
   const status = statusObject(order);
   return settledStates.some((state) => state in status);

@@ -54,7 +54,7 @@ export function addressOn(kind: ChainKind, wallet: TestWallet): string {
 
 export async function listRoutes(gateway: Gateway): Promise<RouteEntry[]> {
   const { body } = await gateway.send<unknown>({ path: '/v4/get-routes' });
-  // The V4 body is not shown in the description; the document's first alternative is the V2 array.
+  // The document types the V4 body as the V2 array of route entries (x-inferred); check it at run time too.
   if (!Array.isArray(body)) throw new Error(`get-routes did not answer the V2 array of routes: ${JSON.stringify(body).slice(0, 200)}`);
   return body as RouteEntry[];
 }

@@ -13,10 +13,10 @@ const questions = listOpenQuestions(document);
 /** Each "not shown" phrase of the description -> where the document marks it. */
 const gaps: [phrase: RegExp, pointer: string][] = [
   [/V4 offramp and tokenSwap quote field lists/, '#/components/schemas/GatewayOfframpQuoteV4'],
-  [/V4 offramp and tokenSwap quote field lists/, '#/components/schemas/GatewayQuoteV4/oneOf/2/properties/tokenSwap'],
+  [/V4 offramp and tokenSwap quote field lists/, '#/components/schemas/GatewayTokenSwapQuoteV4'],
   [/`depositAddress`.*Whether required/, '#/components/schemas/GatewayOrderInfoV3/properties/depositAddress'],
   [/`estimatedTimeInSecs`.*Whether required/, '#/components/schemas/GatewayOrderInfoV3/properties/estimatedTimeInSecs'],
-  [/Payload of `failed`/, '#/components/schemas/GatewayOrderStatusV3/oneOf/2/properties/failed'],
+  [/Payload of `failed`/, '#/components/schemas/GatewayOrderStatusFailedV3/properties/failed'],
   [/Transitions/, '#/components/schemas/GatewayOrderStatusV3'],
   [/V4 response body/, '#/components/schemas/GatewayRoutesV4'],
   [/Status codes other than 201/, '#/paths/~1v4~1create-order/post'],

@@ -31,7 +31,12 @@ describe('API keys', () => {
       const withKey = client(server.url, { authorization: `Bearer ${key}` });
       const anonymous = client(server.url);
       // The first request, before the key is verified, counts against the IP address (see below).
-      for (let i = 0; i < 7; i++) expect((await withKey.get('/v4/get-routes')).status).toBe(200);
+      for (let i = 0; i < 7; i++) {
+        const answer = await withKey.get('/v4/get-routes');
+        expect(answer.status).toBe(200);
+        // The document declares no rate-limit headers on a normal answer.
+        expect([...answer.headers.keys()].filter((name) => name.startsWith('x-ratelimit'))).toEqual([]);
+      }
       const keyLimited = await withKey.get('/v4/get-routes');
       expect(keyLimited).toMatchObject({ status: 429, body: { code: 'EXCEEDED_LIMIT', details: { limit: '6' } } });
 
@@ -39,6 +44,7 @@ describe('API keys', () => {
       const limited = await anonymous.get('/v4/get-routes');
       expect(limited).toMatchObject({ status: 429, body: { code: 'EXCEEDED_LIMIT', details: { limit: '3' } } });
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect([...limited.headers.keys()].filter((name) => name.startsWith('x-ratelimit'))).toEqual([]);
       // The health check is not rate limited.
       expect((await anonymous.get('/health')).status).toBe(200);
     } finally {

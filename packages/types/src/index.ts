@@ -26,7 +26,7 @@ export type TokenSwapAffiliateV3 = Schemas['TokenSwapAffiliateV3'];
 // Routes
 /** One route entry of get-routes. */
 export type GatewayRouteV2 = Schemas['GatewayRouteV2'];
-/** The get-routes answer (the V4 body is not shown by the description; see the document). */
+/** The get-routes answer: an array of route entries (the V2 form, inferred for V4; see the document). */
 export type GatewayRoutesV4 = Schemas['GatewayRoutesV4'];
 
 // Quotes
@@ -38,6 +38,16 @@ export type GatewayQuoteV4 = Schemas['GatewayQuoteV4'];
 export type GatewayQuoteV3 = Schemas['GatewayQuoteV3'];
 /** The inner quote of one route of a V4 quote, e.g. `GatewayQuoteV4Of<'onramp'>`. */
 export type GatewayQuoteV4Of<R extends GatewayRoute> = RouteValue<GatewayQuoteV4, R>;
+export type GatewayQuoteOnrampV4 = Schemas['GatewayQuoteOnrampV4'];
+export type GatewayQuoteOfframpV4 = Schemas['GatewayQuoteOfframpV4'];
+export type GatewayQuoteTokenSwapV4 = Schemas['GatewayQuoteTokenSwapV4'];
+export type GatewayQuoteOnrampV3 = Schemas['GatewayQuoteOnrampV3'];
+export type GatewayQuoteOfframpV3 = Schemas['GatewayQuoteOfframpV3'];
+export type GatewayQuoteTokenSwapV3 = Schemas['GatewayQuoteTokenSwapV3'];
+/** The V4 onramp quote: the V2 onramp shape with its refund address. */
+export type GatewayOnrampQuoteV4 = Schemas['GatewayOnrampQuoteV4'];
+/** The V4 token-swap quote: the V3 token-swap shape with its refund address and signature. */
+export type GatewayTokenSwapQuoteV4 = Schemas['GatewayTokenSwapQuoteV4'];
 export type GatewayOnrampQuoteV2 = Schemas['GatewayOnrampQuoteV2'];
 export type GatewayOnrampFeeBreakdownV2 = Schemas['GatewayOnrampFeeBreakdownV2'];
 export type GatewayOfframpQuoteV3 = Schemas['GatewayOfframpQuoteV3'];
@@ -55,6 +65,9 @@ export type GatewayCreateOrderV3 = Schemas['GatewayCreateOrderV3'];
 export type GatewayCreateOrderV3Of<R extends GatewayRoute> = RouteValue<GatewayCreateOrderV3, R>;
 export type GatewayCreateOrderOnrampV3 = Schemas['GatewayCreateOrderOnrampV3'];
 export type GatewayCreateOrderTxV3 = Schemas['GatewayCreateOrderTxV3'];
+export type GatewayCreateOrderResultOnrampV3 = Schemas['GatewayCreateOrderResultOnrampV3'];
+export type GatewayCreateOrderResultOfframpV3 = Schemas['GatewayCreateOrderResultOfframpV3'];
+export type GatewayCreateOrderResultTokenSwapV3 = Schemas['GatewayCreateOrderResultTokenSwapV3'];
 
 /** A source-chain transaction to sign and broadcast, tagged by `type`. */
 export type GatewayTxData = Schemas['GatewayTxData'];
@@ -68,6 +81,10 @@ export type GatewayTxType = GatewayTxData['type'];
 export type GatewayRegisterTxV4 = Schemas['GatewayRegisterTxV4'];
 /** The register-tx answer: the txid, as a string or as `{ onramp: { txid } }`. */
 export type GatewayRegisterTxResultV4 = Schemas['GatewayRegisterTxResultV4'];
+export type GatewayRegisterTxOnrampV4 = Schemas['GatewayRegisterTxOnrampV4'];
+export type GatewayRegisterTxResultOnrampV4 = Schemas['GatewayRegisterTxResultOnrampV4'];
+/** The registered payment, `{ txid }`. */
+export type GatewayRegisteredTxV4 = Schemas['GatewayRegisteredTxV4'];
 /** The register-tx error body. */
 export type GatewayRegisterTxErrorV4 = Schemas['GatewayRegisterTxErrorV4'];
 
@@ -79,7 +96,15 @@ export type GatewayOrderDstInfoV3 = Schemas['GatewayOrderDstInfoV3'];
 export type GatewayOrderStatusV3 = Schemas['GatewayOrderStatusV3'];
 /** The inner status of one state, e.g. `GatewayOrderStatusV3Of<'success'>`. */
 export type GatewayOrderStatusV3Of<S extends GatewayOrderState> = RouteValue<GatewayOrderStatusV3, S>;
+export type GatewayOrderStatusInProgressV3 = Schemas['GatewayOrderStatusInProgressV3'];
+export type GatewayOrderStatusSuccessV3 = Schemas['GatewayOrderStatusSuccessV3'];
+export type GatewayOrderStatusFailedV3 = Schemas['GatewayOrderStatusFailedV3'];
+export type GatewayOrderStatusRefundedV3 = Schemas['GatewayOrderStatusRefundedV3'];
 export type GatewayInProgressV3 = Schemas['GatewayInProgressV3'];
+/** The payload of `success`: the settled transfers. */
+export type GatewaySuccessV3 = Schemas['GatewaySuccessV3'];
+/** The payload of `refunded`: the refund transfers. */
+export type GatewayRefundedV3 = Schemas['GatewayRefundedV3'];
 export type GatewayPendingBtcPaymentV3 = Schemas['GatewayPendingBtcPaymentV3'];
 export type GatewaySettlementTransferV3 = Schemas['GatewaySettlementTransferV3'];
 /** One page of a user's orders. */

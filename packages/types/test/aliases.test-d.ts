@@ -1,5 +1,6 @@
 import { describe, expectTypeOf, test } from 'vitest';
 import type {
+  GatewayRoutesV4,
   GatewayCreateOrderV3,
   GatewayCreateOrderV3Of,
   GatewayErrorCodeV3,
@@ -174,6 +175,7 @@ describe('operations', () => {
     expectTypeOf<keyof GatewayTokenAmountV2>().toEqualTypeOf<'address' | 'amount' | 'chain' | 'usd'>();
     expectTypeOf<GatewayTokenAmountV2['usd']>().toEqualTypeOf<string | null | undefined>();
     expectTypeOf<keyof GatewayRouteV2>().toEqualTypeOf<'srcChain' | 'srcToken' | 'dstChain' | 'dstToken'>();
+    expectTypeOf<GatewayRoutesV4>().toEqualTypeOf<GatewayRouteV2[]>();
   });
 
   test("get-max-spendable answers the public gateway's GatewayMaxSpendable (inferred)", () => {

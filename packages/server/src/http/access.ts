@@ -60,8 +60,9 @@ export async function registerAccess(app: FastifyInstance, options: { keys: ApiK
     timeWindow: limits.windowSeconds * 1000,
     max: (request: FastifyRequest) => (request.apiKeyId ? limits.apiKey : limits.anonymous),
     keyGenerator: (request: FastifyRequest) => (request.apiKeyId ? `key:${request.apiKeyId}` : `ip:${request.ip}`),
-    addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
-    addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
+    // Only the Retry-After of a 429 is documented; the x-ratelimit-* headers are part of no contract.
+    addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
+    addHeaders: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false, 'retry-after': true },
     errorResponseBuilder: (_request, context) =>
       new GatewayError('EXCEEDED_LIMIT', `rate limit of ${context.max} requests per ${limits.windowSeconds} seconds exceeded; retry after the Retry-After delay`, { limit: String(context.max) }, 429),
   });
