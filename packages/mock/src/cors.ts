@@ -16,7 +16,7 @@ const middleware = cors({
   methods: ['GET', 'HEAD', 'POST'],
   // `Prefer` picks an example or a documented status (see the README).
   allowedHeaders: ['Authorization', 'Content-Type', 'Prefer'],
-  exposedHeaders: ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Allow', 'sl-violations'],
+  exposedHeaders: ['Retry-After', 'Allow', 'sl-violations'],
   maxAge: 600,
 });
 

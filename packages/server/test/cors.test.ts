@@ -64,12 +64,11 @@ describe('CORS and the rate limit', () => {
   });
   afterAll(() => server.close());
 
-  it('adds the headers to a real cross-origin request and its documented errors, exposing the rate-limit headers; the limit leaves preflights alone', async () => {
+  it('adds the headers to a real cross-origin request and its documented errors, exposing Retry-After; the limit leaves preflights alone', async () => {
     const quote = await fetch(`${server.url}/v4/get-quote?${new URLSearchParams(onrampParams())}`, { headers: { origin: 'null' } });
     expect(quote.status).toBe(200);
     expect(quote.headers.get('access-control-allow-origin')).toBe('null');
-    expect(exposed(quote)).toEqual(expect.arrayContaining(['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']));
-    expect(quote.headers.get('x-ratelimit-remaining')).toBe('2');
+    expect(exposed(quote)).toEqual(expect.arrayContaining(['retry-after', 'allow']));
 
     const bad = await fetch(`${server.url}/v4/get-quote?${new URLSearchParams(onrampParams({ amount: 'ten' }))}`, { headers: { origin: docsOrigin } });
     expect(bad.status).toBe(400);

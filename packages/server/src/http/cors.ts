@@ -3,7 +3,7 @@
  * own origin, from any local port, or from disk (`file://`, which browsers send as `Origin: null`),
  * may call the gateway. Their preflights (OPTIONS on any path) are answered here, before the rate
  * limit and the 404/405 handling; every answer to an allowed origin, errors included, carries the CORS headers
- * and exposes the rate-limit headers so that a page can read them.
+ * and exposes Retry-After and Allow so that a page can read them.
  */
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
@@ -12,7 +12,7 @@ import type { GatewayConfig } from '../config/config.js';
 /** Request headers a page may send: the API key and a JSON body's type. */
 export const corsAllowedHeaders = ['Authorization', 'Content-Type'];
 /** Response headers a page may read besides the CORS-safelisted ones. */
-export const corsExposedHeaders = ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Allow'];
+export const corsExposedHeaders = ['Retry-After', 'Allow'];
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
