@@ -93,7 +93,7 @@ export interface GatewayClient {
   getOrder(id: string, options?: CallOptions): Promise<GatewayOrderInfoV3>;
   /** GET /v4/get-orders/{user_address}: one page. */
   getOrders(userAddress: string, query?: GatewayOrdersQueryV4, options?: CallOptions): Promise<GatewayOrdersPageV3>;
-  /** GET /v4/get-max-spendable/{address} */
+  /** GET /v4/get-max-spendable/{address}: `{ userAddress, amount }`, the public gateway's shape (inferred by the document). */
   getMaxSpendable(address: string, options?: CallOptions): Promise<GatewayMaxSpendableV4>;
   /** POST /v3/create-order with a V3 quote. Retried only on 429. */
   createOrderV3(quote: GatewayQuoteV3, options?: CallOptions): Promise<GatewayCreateOrderV3>;

@@ -5,6 +5,7 @@ import type {
   GatewayCreateOrderTxV3,
   GatewayCreateOrderV3,
   GatewayErrorCodeV4,
+  GatewayMaxSpendableV4,
   GatewayOrderInfoV3,
   GatewayOrderStatusV3Of,
   GatewayQuoteV4,
@@ -24,6 +25,13 @@ describe('named layer', () => {
     expectTypeOf(client.getOrder).returns.resolves.toEqualTypeOf<GatewayOrderInfoV3>();
     expectTypeOf(client.waitForOrder).returns.resolves.toEqualTypeOf<GatewayOrderInfoV3>();
     expectTypeOf(client.iterateOrders('a')).toEqualTypeOf<AsyncGenerator<GatewayOrderInfoV3, void, undefined>>();
+  });
+
+  test("getMaxSpendable answers the public gateway's GatewayMaxSpendable, typed", () => {
+    expectTypeOf(client.getMaxSpendable).parameter(0).toEqualTypeOf<string>();
+    expectTypeOf(client.getMaxSpendable).returns.resolves.toEqualTypeOf<GatewayMaxSpendableV4>();
+    expectTypeOf<GatewayMaxSpendableV4['userAddress']>().toEqualTypeOf<string>();
+    expectTypeOf<GatewayMaxSpendableV4['amount']['amount']>().toEqualTypeOf<string>();
   });
 
   test('get-quote requires its required parameters and refuses ownerAddress', () => {

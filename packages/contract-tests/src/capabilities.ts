@@ -9,8 +9,14 @@ export const allCapabilities = [
   'keeps state',
   /** Applies the description's rules beyond the schemas (slippage defaults, affiliates, refund address, address encodings, raw transactions). */
   'applies business rules',
-  /** Has the sandbox controls that move orders forward on the simulated chains. */
+  /** Has the sandbox controls that move orders forward on the simulated chains (the clock of every order: a local target only). */
   'can advance the simulated chain',
+  /**
+   * Has the sandbox control that settles one order (`POST /sandbox/orders/{id}/outcome`): the suite
+   * forces outcomes with it and releases the liquidity its own orders reserved. Touches only the
+   * suite's orders, so a shared staging may offer it; found there by asking `GET /sandbox/liquidity`.
+   */
+  'can settle its own orders',
   /**
    * A local target whose rate limit the suite may spend, from another loopback address (127.0.0.2),
    * in a bounded burst. Never staging.

@@ -33,7 +33,7 @@ function capabilitiesOf(name: TargetName, env: Env): Capability[] {
     case 'mock':
       return ['writes', 'serves examples on request', 'sends full error bodies'];
     case 'server':
-      return ['writes', 'keeps state', 'applies business rules', 'can advance the simulated chain', 'can be driven to its rate limit', 'can inject faults', 'sends full error bodies'];
+      return ['writes', 'keeps state', 'applies business rules', 'can advance the simulated chain', 'can settle its own orders', 'can be driven to its rate limit', 'can inject faults', 'sends full error bodies'];
     case 'staging':
       return ['keeps state', 'applies business rules', ...(writes ? (['writes'] as const) : [])];
     case 'custom':

@@ -5,10 +5,7 @@
 import { expect } from 'vitest';
 import { operations } from '../src/document.js';
 import { exampleRequest } from '../src/inputs.js';
-import { createSandbox } from '../src/sandbox.js';
-import { contractTest, gateway, target } from '../src/suite.js';
-
-const sandbox = createSandbox(target.url);
+import { contractTest, gateway, sandbox } from '../src/suite.js';
 
 contractTest('every operation answers an internal fault with 500 INTERNAL_ERROR and leaks nothing', ['can inject faults'], async () => {
   for (const op of operations) {

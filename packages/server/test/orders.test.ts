@@ -8,6 +8,7 @@ import { gatewayAbi } from '../src/chains/transactions.js';
 import { sandboxConfigFile, type GatewayConfig, type RunningServer } from '../src/index.js';
 import {
   affiliate,
+  type Answer,
   btcUser,
   client,
   deniedAddress,
@@ -24,7 +25,7 @@ import {
   tronOfframpParams,
   wbtcBob,
 } from './helpers.js';
-import { signedPayment, simulatedUtxos, wallet } from './wallets.js';
+import { signedPayment, simulatedBalance, wallet } from './wallets.js';
 
 let server: RunningServer;
 let api: ReturnType<typeof client>;
@@ -124,7 +125,7 @@ describe('create-order', () => {
   });
 
   it('refuses a PSBT the sender cannot fund', async () => {
-    const { balance } = (await api.get(`/v4/get-max-spendable/${senderAddress}`)).body;
+    const balance = String(await simulatedBalance(senderAddress));
     const answer = await api.post('/v4/create-order', (await api.quote(onrampParams({ sender: senderAddress, amount: String(BigInt(balance) + 1000n) }))).body);
     expect(answer).toMatchObject({ status: 400, body: { code: 'INSUFFICIENT_CONFIRMED_FUNDS', details: { available: balance } } });
   });
@@ -262,6 +263,26 @@ describe('get-orders', () => {
     expect(third.body.nextCursor).toBeNull();
   });
 
+  it('keeps the order when sequence numbers gain a digit (9 → 10, 99 → 100), as on a long-lived store', async () => {
+    const user = '0x3333333333333333333333333333333333333333';
+    // The next orders get sequence numbers that gain a digit (…98, …99, 1…00, 1…01): compared as
+    // text, "99" sorts after "101".
+    const [{ last }] = (await server.services.db.query<{ last: string }>(`SELECT last_value::text AS last FROM orders_seq_seq`)) as [{ last: string }];
+    await server.services.db.query(`SELECT setval('orders_seq_seq', $1)`, [10 ** (last.length + 1) - 3]);
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push((await order(tokenSwapParams({ recipient: user }))).created.tokenSwap.order_id);
+    const newestFirst = [...ids].reverse();
+    expect((await api.get(`/v4/get-orders/${user}`)).body.orders.map((entry: { id: string }) => entry.id)).toEqual(newestFirst);
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Answer = await api.get(`/v4/get-orders/${user}?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      paged.push(...page.body.orders.map((entry: { id: string }) => entry.id));
+      cursor = page.body.nextCursor;
+    } while (cursor && paged.length <= ids.length);
+    expect(paged).toEqual(newestFirst);
+  });
+
   it('refuses a tampered cursor, a cursor of another address and a limit above the maximum', async () => {
     const user = '0x2222222222222222222222222222222222222222';
     await order(tokenSwapParams({ recipient: user }));
@@ -275,10 +296,15 @@ describe('get-orders', () => {
     expect((await api.get(`/v4/get-orders/${user}?limit=101`)).body).toMatchObject({ code: 'INVALID_REQUEST', details: { max: '100', actual: '101' } });
   });
 
-  it('answers the spendable balance of a Bitcoin address and refuses anything else', async () => {
-    const balance = (await simulatedUtxos(senderAddress)).reduce((sum, utxo) => sum + utxo.value, 0n);
+  it('answers what a Bitcoin address can spend in the public GatewayMaxSpendable shape, and refuses anything else', async () => {
+    const balance = await simulatedBalance(senderAddress);
     expect(balance).toBeGreaterThanOrEqual(2500000n);
-    expect((await api.get(`/v4/get-max-spendable/${senderAddress}`)).body).toMatchObject({ address: senderAddress, balance: balance.toString(), feeRate: '12' });
+    const { body } = await api.get(`/v4/get-max-spendable/${senderAddress}`);
+    expect(body).toEqual({ userAddress: senderAddress, amount: { address: '0x0000000000000000000000000000000000000000', amount: expect.stringMatching(/^[0-9]+$/), chain: 'bitcoin' } });
+    // The balance less the fee of spending its three UTXOs at 12 sat/vB (a few hundred vbytes).
+    const fee = balance - BigInt(body.amount.amount);
+    expect(fee).toBeGreaterThan(12n * 200n);
+    expect(fee).toBeLessThan(12n * 500n);
     expect((await api.get(`/v4/get-max-spendable/${evmUser}`)).body).toMatchObject({ code: 'INVALID_REQUEST' });
   });
 });

@@ -37,6 +37,11 @@ export async function simulatedUtxos(address: string) {
   return new SimulatedBitcoin(loadConfig({ env: {} }).bitcoin).utxos(address);
 }
 
+/** The sum of those UTXOs, in sats. */
+export async function simulatedBalance(address: string): Promise<bigint> {
+  return (await simulatedUtxos(address)).reduce((sum, utxo) => sum + utxo.value, 0n);
+}
+
 export type Output = { address?: string; opReturn?: string; value: bigint };
 
 /**

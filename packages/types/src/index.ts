@@ -112,7 +112,7 @@ export type GatewayOrdersPageV3 = Schemas['GatewayOrdersPageV3'];
 /** Query parameters of `GET /v4/get-orders/{user_address}` (`cursor`, `limit`). */
 export type GatewayOrdersQueryV4 = NonNullable<operations['getOrdersV4']['parameters']['query']>;
 
-/** The get-max-spendable answer (its body is not shown by the description; see the document). */
+/** The get-max-spendable answer: the public gateway's `GatewayMaxSpendable { userAddress, amount }` (inferred; the description shows no body). */
 export type GatewayMaxSpendableV4 = Schemas['GatewayMaxSpendableV4'];
 
 // Errors

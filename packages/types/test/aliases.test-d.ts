@@ -8,6 +8,8 @@ import type {
   GatewayErrorDetails,
   GatewayErrorV3,
   GatewayErrorV4,
+  GatewayInProgressV3,
+  GatewayMaxSpendableV4,
   GatewayOrderInfoV3,
   GatewayOrderState,
   GatewayOrderStatusV3,
@@ -73,7 +75,9 @@ describe('one-key unions', () => {
       ['inProgress'] | ['success'] | ['failed'] | ['refunded']
     >();
     expectTypeOf<GatewayOrderState>().toEqualTypeOf<'inProgress' | 'success' | 'failed' | 'refunded'>();
-    expectTypeOf<GatewayOrderStatusV3Of<'failed'>>().toBeUnknown();
+    // The public gateway's open `failed` object (inferred): an optional refund_tx, other keys allowed.
+    expectTypeOf<GatewayOrderStatusV3Of<'failed'>['refund_tx']>().toEqualTypeOf<GatewayInProgressV3['refund_tx'] | undefined>();
+    expectTypeOf<{ reason: 'expired' }>().toMatchTypeOf<GatewayOrderStatusV3Of<'failed'>>();
     expectTypeOf<GatewayOrderStatusV3Of<'success'>['received_tokens'][number]['txHash']>().toEqualTypeOf<string>();
     expectTypeOf<GatewayOrderInfoV3['status']>().toEqualTypeOf<GatewayOrderStatusV3>();
   });
@@ -172,5 +176,10 @@ describe('operations', () => {
     expectTypeOf<GatewayTokenAmountV2['usd']>().toEqualTypeOf<string | null | undefined>();
     expectTypeOf<keyof GatewayRouteV2>().toEqualTypeOf<'srcChain' | 'srcToken' | 'dstChain' | 'dstToken'>();
     expectTypeOf<GatewayRoutesV4>().toEqualTypeOf<GatewayRouteV2[]>();
+  });
+
+  test("get-max-spendable answers the public gateway's GatewayMaxSpendable (inferred)", () => {
+    expectTypeOf<GatewayMaxSpendableV4['userAddress']>().toEqualTypeOf<string>();
+    expectTypeOf<GatewayMaxSpendableV4['amount']>().toEqualTypeOf<GatewayTokenAmountV2>();
   });
 });

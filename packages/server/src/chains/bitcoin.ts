@@ -174,10 +174,10 @@ export function buildPaymentPsbt(args: {
 }
 
 /** The most the address can pay an onramp: all its UTXOs, minus the fee of spending them. */
-export function maxSpendable(utxos: Utxo[], feeRate: number): { balance: bigint; maxSpendable: bigint } {
+export function maxSpendable(utxos: Utxo[], feeRate: number): bigint {
   const balance = utxos.reduce((sum, utxo) => sum + utxo.value, 0n);
   const fee = BigInt(Math.ceil((vbytes.overhead + vbytes.input * utxos.length + vbytes.output + vbytes.opReturn) * feeRate));
-  return { balance, maxSpendable: balance > fee ? balance - fee : 0n };
+  return balance > fee ? balance - fee : 0n;
 }
 
 /** What register-tx needs to know about a raw payment, before its inputs are looked up. */

@@ -51,6 +51,11 @@ export class Catalogue {
     return [...this.routes.values()].filter((route) => this.isEnabled(this.chains.get(route.srcChain)!) && this.isEnabled(this.chains.get(route.dstChain)!));
   }
 
+  /** Native BTC: the configured token of the Bitcoin chain (the zero address, as the public gateway writes it). */
+  bitcoinToken(): TokenConfig | undefined {
+    return [...this.tokens.values()].find((token) => this.kindOf(token.chain) === 'bitcoin');
+  }
+
   kindOf(chainId: string): ChainKind | undefined {
     return this.chains.get(chainId)?.kind;
   }

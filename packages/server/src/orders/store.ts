@@ -47,6 +47,8 @@ export interface OrderRow {
 
 export type NewOrder = Omit<OrderRow, 'seq' | 'status' | 'src_tx_hash' | 'src_seen_ms' | 'payout_txid' | 'payout_sent_ms' | 'outcome' | 'created_ms'> & { created_ms: number };
 
+// `seq` is selected as text (bigint does not fit a JS number), and an ORDER BY name means the output
+// column first: every ORDER BY says `orders.seq`, the bigint, or "9" would sort after "10".
 const columns = `
   id::text AS id, seq::text AS seq, quote_id::text AS quote_id, api_version, route,
   src_chain, src_token, src_amount::text AS src_amount, dst_chain, dst_token, dst_amount::text AS dst_amount,
@@ -79,7 +81,7 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 /** An order by its id, or by the hash of its source transaction (Bitcoin txid, EVM or Tron hash, Solana signature). */
 export async function findOrder(db: Queryable, idOrHash: string): Promise<OrderRow | undefined> {
   if (uuidPattern.test(idOrHash)) return (await db.query<OrderRow>(`SELECT ${columns} FROM orders WHERE id = $1`, [idOrHash]))[0];
-  return (await db.query<OrderRow>(`SELECT ${columns} FROM orders WHERE src_tx_hash = $1 ORDER BY seq DESC LIMIT 1`, [normalizeHash(idOrHash)]))[0];
+  return (await db.query<OrderRow>(`SELECT ${columns} FROM orders WHERE src_tx_hash = $1 ORDER BY orders.seq DESC LIMIT 1`, [normalizeHash(idOrHash)]))[0];
 }
 
 /** Hex hashes are compared in lower case; Base58 signatures as they are. */
@@ -90,14 +92,14 @@ export async function listOrders(db: Queryable, address: string, limit: number, 
   return db.query<OrderRow>(
     `SELECT ${columns} FROM orders
      WHERE (sender = $1 OR recipient = $1 OR refund_address = $1) AND ($2::bigint IS NULL OR seq < $2::bigint)
-     ORDER BY seq DESC LIMIT $3`,
+     ORDER BY orders.seq DESC LIMIT $3`,
     [address, beforeSeq ?? null, limit],
   );
 }
 
 /** Orders in progress: those whose source transaction was seen, or those still waiting for it. */
 export async function ordersInProgress(db: Queryable, sourceSeen: boolean): Promise<OrderRow[]> {
-  return db.query<OrderRow>(`SELECT ${columns} FROM orders WHERE status = 'inProgress' AND (src_seen_at IS NOT NULL) = $1 ORDER BY seq`, [sourceSeen]);
+  return db.query<OrderRow>(`SELECT ${columns} FROM orders WHERE status = 'inProgress' AND (src_seen_at IS NOT NULL) = $1 ORDER BY orders.seq`, [sourceSeen]);
 }
 
 /** Records the source transaction once; false when the order already has one (or is settled). */

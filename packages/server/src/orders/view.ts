@@ -2,7 +2,7 @@
  * An order row as get-order and get-orders report it (GatewayOrderInfoV3): USD values where a price
  * exists, the remaining estimated time, and the status object of its state.
  */
-import type { GatewayOrderInfoV3, GatewayOrderStatusV3 } from '@swap-gateway/types';
+import type { GatewayOrderInfoV3, GatewayOrderStatusV3, GatewayOrderStatusV3Of } from '@swap-gateway/types';
 import type { Catalogue } from '../config/catalogue.js';
 import { usdString, type PriceSource } from '../quote/prices.js';
 import type { OrderRow } from './store.js';
@@ -41,7 +41,8 @@ export class OrderView {
       case 'refunded':
         return { refunded: { refunded_tokens: outcome && 'transfers' in outcome ? outcome.transfers : [] } };
       case 'failed':
-        return { failed: outcome && 'failed' in outcome ? outcome.failed : {} };
+        // The stored payload is the sandbox's `{ reason, message }`, an instance of the document's open object.
+        return { failed: outcome && 'failed' in outcome ? (outcome.failed as GatewayOrderStatusV3Of<'failed'>) : {} };
     }
   }
 

@@ -1,5 +1,5 @@
 /** The V4 operations of the document, by operationId. */
-import type { GatewayOrdersQueryV4, GatewayQuoteParamsV4, GatewayRegisterTxV4, GatewayRoutesV4 } from '@swap-gateway/types';
+import type { GatewayMaxSpendableV4, GatewayOrdersQueryV4, GatewayQuoteParamsV4, GatewayRegisterTxV4, GatewayRoutesV4 } from '@swap-gateway/types';
 import type { FastifyRequest } from 'fastify';
 import { isValidAddress } from '../chains/addresses.js';
 import { maxSpendable } from '../chains/bitcoin.js';
@@ -35,12 +35,15 @@ export function v4Operations(services: Services): OperationHandlers {
       },
     },
     getMaxSpendableV4: {
-      handler: async (request) => {
+      // The public gateway's GatewayMaxSpendable (the document's x-inferred answer): the address
+      // and the most it can pay after the network fee, as an amount of native BTC.
+      handler: async (request): Promise<GatewayMaxSpendableV4> => {
         const { address } = (request as Params<{ address: string }>).params;
         if (!isValidAddress('bitcoin', address, bitcoin.network)) throw invalidRequest('address is not a Bitcoin address', { message: 'expected a bech32, P2PKH or P2SH address' });
-        const feeRate = bitcoin.feeRate();
-        const spendable = maxSpendable(await bitcoin.utxos(address), feeRate);
-        return { address, balance: spendable.balance.toString(), maxSpendable: spendable.maxSpendable.toString(), feeRate: String(feeRate) };
+        const btc = catalogue.bitcoinToken();
+        if (!btc) throw new Error('the configuration has no token on a Bitcoin chain');
+        const amount = maxSpendable(await bitcoin.utxos(address), bitcoin.feeRate());
+        return { userAddress: address, amount: { address: btc.address, amount: amount.toString(), chain: btc.chain } };
       },
     },
   };

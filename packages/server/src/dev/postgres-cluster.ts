@@ -1,7 +1,9 @@
 /**
  * A throwaway PostgreSQL cluster for tests: initdb in a temporary directory, pg_ctl on a free
- * loopback port, removed afterwards. PostgreSQL refuses to run as root, so as root the cluster runs
- * as the `postgres` user (runuser). Without PostgreSQL binaries, `findPostgres()` says why.
+ * loopback port, removed afterwards. Used by the server's tests and, as
+ * `@swap-gateway/server/postgres-cluster`, by the contract suite's staging-like deployment.
+ * PostgreSQL refuses to run as root, so as root the cluster runs as the `postgres` user (runuser).
+ * Without PostgreSQL binaries, `findPostgres()` says why.
  */
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -68,6 +70,7 @@ export async function startPostgres(binaries: PostgresBinaries): Promise<Postgre
   };
 }
 
+/** A port nobody listens on at the moment, on 127.0.0.1. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

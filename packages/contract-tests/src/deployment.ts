@@ -1,0 +1,89 @@
+/**
+ * A staging-like deployment of the gateway on this machine, started the way an operator deploys
+ * it: a PostgreSQL cluster (Debian's, a throwaway one), API keys issued with the operator command
+ * (`keys:issue` of @swap-gateway/server), and the server as a process of its own on that database.
+ * The contract suite then reaches it only through its URL and a key, as it reaches a real staging.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { findPostgres, freePort, startPostgres, type PostgresCluster } from '@swap-gateway/server/postgres-cluster';
+
+export interface Deployment {
+  url: string;
+  /** Issues one more key with the operator command (another client of the same deployment). */
+  issueKey(label: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export function missingPostgres(): string | undefined {
+  const postgres = findPostgres();
+  return 'missing' in postgres ? postgres.missing : undefined;
+}
+
+const serverDir = dirname(dirname(createRequire(import.meta.url).resolve('@swap-gateway/server')));
+const startupTimeoutMs = 30_000;
+
+/**
+ * Throws, saying why, when PostgreSQL is not installed (`missingPostgres()` tells beforehand).
+ * `settings` are the server's environment settings an operator would give (e.g. rate limits).
+ */
+export async function startDeployment(settings: Record<string, string> = {}): Promise<Deployment> {
+  const postgres = findPostgres();
+  if ('missing' in postgres) throw new Error(`the staging-like deployment needs PostgreSQL: ${postgres.missing}`);
+  const cluster = await startPostgres(postgres);
+  const env = { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', ...settings, DATABASE_URL: cluster.url };
+  let server: ChildProcess | undefined;
+  try {
+    const port = await freePort();
+    server = spawn(process.execPath, [join(serverDir, 'dist/main.js'), '--host', '127.0.0.1', '--port', String(port)], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+    const url = `http://127.0.0.1:${port}`;
+    await waitForHealth(url, server);
+    const running = server;
+    return {
+      url,
+      issueKey: (label) => issueKey(env, label),
+      stop: () => stopAll(running, cluster),
+    };
+  } catch (error) {
+    await stopAll(server, cluster);
+    throw error;
+  }
+}
+
+/** The operator command of the README (`pnpm --filter @swap-gateway/server keys:issue`); it prints the key alone on stdout. */
+async function issueKey(env: NodeJS.ProcessEnv, label: string): Promise<string> {
+  const { stdout } = await promisify(execFile)('pnpm', ['--silent', 'keys:issue', '--label', label], { cwd: serverDir, env, timeout: startupTimeoutMs });
+  const key = stdout.trim().split('\n').pop() ?? '';
+  if (!/^[A-Za-z0-9_-]{32}$/.test(key)) throw new Error(`keys:issue printed no key: ${stdout.slice(0, 200)}`);
+  return key;
+}
+
+async function waitForHealth(url: string, server: ChildProcess): Promise<void> {
+  const deadline = Date.now() + startupTimeoutMs;
+  let exited: string | undefined;
+  server.once('exit', (code, signal) => (exited = `the server exited (${signal ?? code}) before it answered /health`));
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(exited);
+    try {
+      if ((await fetch(`${url}/health`, { signal: AbortSignal.timeout(1_000) })).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`the server did not answer ${url}/health within ${startupTimeoutMs / 1000} s`);
+}
+
+async function stopAll(server: ChildProcess | undefined, cluster: PostgresCluster): Promise<void> {
+  if (server && server.exitCode === null && server.signalCode === null) {
+    const exited = once(server, 'exit');
+    server.kill('SIGTERM');
+    const timer = setTimeout(() => server.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  }
+  await cluster.stop();
+}
