@@ -10,7 +10,7 @@
  *
  * Guides may hold two directives, replaced before rendering:
  * `<!-- generated:NAME[:ARG] -->` (a section read from the document) and
- * `<!-- sample:v4/getQuoteV4.ts -->` (a sample file as a code block).
+ * `<!-- sample:v4/getQuoteV4 -->` (that sample in every language it is written in, as tabs).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -21,12 +21,12 @@ import { compareVersions, formatVersionsMarkdown } from '@swap-gateway/spec-diff
 import { jsonExamples, listOperations, referenceAnchor, resolve, type Operation } from './document.js';
 import { detailShapesMarkdown, errorsTableMarkdown, listErrorCodes, schemaMarker } from './generated/errors.js';
 import { openQuestionsMarkdown } from './generated/open-questions.js';
-import { codeSamplesMarkdown, operationsTableMarkdown } from './generated/operations.js';
+import { codeSamplesMarkdown, operationsTableMarkdown, sampleGroupMarkdown } from './generated/operations.js';
 import { schemaFieldsMarkdown } from './generated/schemas.js';
 import { fence } from './markdown-text.js';
 import { renderMarkdown } from './markdown.js';
 import { buildReference, referencePages } from './reference.js';
-import { samplesDirectory, sampleLanguages } from './samples.js';
+import { samplesAt } from './samples.js';
 import { defaultOutput, packageRoot } from './paths.js';
 import { errorCodeEntries, guideEntries, operationEntries, searchIndexScript, type SearchEntry } from './search.js';
 import { guidePage, logoSvg, markdownPages } from './site.js';
@@ -72,12 +72,7 @@ function required(argument: string | undefined, directive: string): string {
 
 function expandDirectives(source: string, context: Context, file: string): string {
   return source.replace(/<!--\s*(generated|sample):(\S+?)\s*-->/g, (_, kind: string, target: string) => {
-    if (kind === 'sample') {
-      const language = sampleLanguages.find((candidate) => target.endsWith(`.${candidate.extension}`));
-      const path = join(samplesDirectory, target);
-      if (!language || !existsSync(path)) throw new Error(`${file}: no sample ${target}`);
-      return fence(language.highlight, readFileSync(path, 'utf8'));
-    }
+    if (kind === 'sample') return sampleGroupMarkdown(samplesAt(target));
     const [name = '', argument] = target.split(':');
     const generate = generators[name];
     if (!generate) throw new Error(`${file}: unknown directive generated:${name}`);
@@ -174,7 +169,7 @@ export async function buildSite(outputDirectory = defaultOutput): Promise<{ page
   }
 
   for (const { name, format } of downloads) copy(bundlePath(name, format), `openapi/${name}.${format}`);
-  for (const asset of ['header.css', 'site.css', 'search.js', 'redoc-badge.svg', 'redoc-badge-full.svg']) copy(join(assetsDirectory, asset), `assets/${asset}`);
+  for (const asset of ['header.css', 'site.css', 'search.js', 'samples.js', 'redoc-badge.svg', 'redoc-badge-full.svg']) copy(join(assetsDirectory, asset), `assets/${asset}`);
   copy(require.resolve('highlight.js/styles/github.css'), 'assets/highlight.css');
   write('assets/logo.svg', logoSvg);
   searchEntries.push(...operationEntries(operations), ...errorCodeEntries(codes));

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { OpenApiDocument } from '@swap-gateway/openapi';
 import { listOperations, type ApiVersion } from './document.js';
-import { samplesOf } from './samples.js';
+import { sampleLanguages, samplesOf } from './samples.js';
 import { referenceTemplate } from './site.js';
 
 const run = promisify(execFile);
@@ -73,8 +73,8 @@ export async function buildReference(bundle: OpenApiDocument, version: ApiVersio
       jsonSamplesExpandLevel: 3,
       sortRequiredPropsFirst: true,
       hideDownloadButtons: true,
-      // Only the two languages the samples are written in, so Redoc shows ours and generates none.
-      codeSamples: { languages: [{ lang: 'curl', label: 'curl' }, { lang: 'TypeScript', label: 'TypeScript' }] },
+      // Only the languages the samples are written in, so Redoc shows ours and generates none.
+      codeSamples: { languages: sampleLanguages.map((language) => ({ lang: language.label, label: language.label })) },
     };
     await run(
       process.execPath,

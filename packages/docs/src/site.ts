@@ -93,7 +93,8 @@ export function siteHeader(currentHref: string): string {
 /** Scripts and styles every page loads, all from the site's own folder. */
 export const headAssets = `<link rel="stylesheet" href="/assets/header.css">
 <script src="/assets/search-index.js" defer></script>
-<script src="/assets/search.js" defer></script>`;
+<script src="/assets/search.js" defer></script>
+<script src="/assets/samples.js" defer></script>`;
 
 function sidebar(currentHref: string): string {
   return `<nav class="sidebar" aria-label="Guides">${navigation

@@ -50,12 +50,12 @@ describe('generated sections', () => {
 });
 
 describe('reference documents', () => {
-  it('attach both samples to every operation, drop internal servers and mark V3 as legacy', () => {
+  it('attach the samples of every language to every operation, drop internal servers and mark V3 as legacy', () => {
     for (const version of ['v4', 'v3'] as const) {
       const document = referenceDocument(loadBundle(`gateway-${version}`), version);
       for (const operation of listOperations(document)) {
         const samples = operation.node['x-codeSamples'] as Array<{ label: string; source: string }>;
-        expect(samples.map((sample) => sample.label)).toEqual(['curl', 'TypeScript']);
+        expect(samples.map((sample) => sample.label)).toEqual(['curl', 'TypeScript', 'Python']);
         expect(samples.map((sample) => sample.source)).toEqual(samplesOf(operation).map((sample) => sample.source));
       }
       const servers = document.servers as Array<Record<string, unknown>>;
