@@ -5,6 +5,7 @@
  *   dist/guides/*.html         guides (Markdown in guides/, rendered here)
  *   dist/reference/v4.html     Redoc reference of V4, self-contained
  *   dist/reference/v3.html     Redoc reference of V3, kept for existing integrations
+ *   dist/reference/v*-console.html  the request console of each version (Swagger UI)
  *   dist/openapi/              the bundles, for download
  *   dist/assets/               styles, search script and its prebuilt index
  *
@@ -25,6 +26,7 @@ import { codeSamplesMarkdown, operationsTableMarkdown, sampleGroupMarkdown } fro
 import { schemaFieldsMarkdown } from './generated/schemas.js';
 import { fence } from './markdown-text.js';
 import { renderMarkdown } from './markdown.js';
+import { bundleConsoleScript, consolePage, consolePages, swaggerUiAssets, swaggerUiDirectory } from './console/page.js';
 import { buildReference, referencePages } from './reference.js';
 import { samplesAt } from './samples.js';
 import { defaultOutput, packageRoot } from './paths.js';
@@ -138,6 +140,7 @@ export async function buildSite(outputDirectory = defaultOutput): Promise<{ page
   const knownPages = new Set([
     ...markdownPages.map((page) => page.href),
     ...Object.values(referencePages).map((page) => page.href),
+    ...Object.values(consolePages).map((page) => page.href),
     ...downloads.map(({ name, format }) => `openapi/${name}.${format}`),
   ]);
 
@@ -165,11 +168,14 @@ export async function buildSite(outputDirectory = defaultOutput): Promise<{ page
     const output = join(outputDirectory, referencePages[version].href);
     mkdirSync(dirname(output), { recursive: true });
     await buildReference(versions[version], version, output);
-    pages.push(referencePages[version].href);
+    write(consolePages[version].href, consolePage(versions[version], version));
+    pages.push(referencePages[version].href, consolePages[version].href);
   }
+  for (const asset of swaggerUiAssets) copy(join(swaggerUiDirectory, asset), `assets/swagger-ui/${asset}`);
+  await bundleConsoleScript(join(outputDirectory, 'assets', 'try-it.js'));
 
   for (const { name, format } of downloads) copy(bundlePath(name, format), `openapi/${name}.${format}`);
-  for (const asset of ['header.css', 'site.css', 'search.js', 'samples.js', 'redoc-badge.svg', 'redoc-badge-full.svg']) copy(join(assetsDirectory, asset), `assets/${asset}`);
+  for (const asset of ['header.css', 'site.css', 'console.css', 'search.js', 'samples.js', 'console-links.js', 'redoc-badge.svg', 'redoc-badge-full.svg']) copy(join(assetsDirectory, asset), `assets/${asset}`);
   copy(require.resolve('highlight.js/styles/github.css'), 'assets/highlight.css');
   write('assets/logo.svg', logoSvg);
   searchEntries.push(...operationEntries(operations), ...errorCodeEntries(codes));

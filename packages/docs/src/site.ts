@@ -165,6 +165,7 @@ export function referenceTemplate(options: { href: string; title: string }): str
 <title>${escapeHtml(options.title)} · Swap Gateway API</title>
 <link rel="icon" href="/assets/logo.svg" type="image/svg+xml">
 ${headAssets}
+<script src="/assets/console-links.js"></script>
 <style>body { margin: 0; }</style>
 {{{redocHead}}}
 </head>

@@ -13,6 +13,7 @@ import { openQuestionsMarkdown } from '../src/generated/open-questions.js';
 import { defaultOutput } from '../src/paths.js';
 import { referenceDocument } from '../src/reference.js';
 import { samplesOf } from '../src/samples.js';
+import { consoleAnchor } from '../src/console/page.js';
 import { markdownPages, relativize } from '../src/site.js';
 
 const combined = loadBundle('gateway');
@@ -57,6 +58,8 @@ describe('reference documents', () => {
         const samples = operation.node['x-codeSamples'] as Array<{ label: string; source: string }>;
         expect(samples.map((sample) => sample.label)).toEqual(['curl', 'TypeScript', 'Python']);
         expect(samples.map((sample) => sample.source)).toEqual(samplesOf(operation).map((sample) => sample.source));
+        // Every operation opens itself in the request console.
+        expect(String(operation.node.description)).toContain(`](${version}-console.html${consoleAnchor(loadBundle(`gateway-${version}`), operation.operationId)})`);
       }
       const servers = document.servers as Array<Record<string, unknown>>;
       expect(servers.length).toBeGreaterThan(0);
