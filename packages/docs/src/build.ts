@@ -21,6 +21,7 @@ import { bundlePath, loadBundle, type OpenApiDocument } from '@swap-gateway/open
 import { compareVersions, formatVersionsMarkdown } from '@swap-gateway/spec-diff';
 import { jsonExamples, listOperations, referenceAnchor, resolve, type Operation } from './document.js';
 import { detailShapesMarkdown, errorsTableMarkdown, listErrorCodes, schemaMarker } from './generated/errors.js';
+import { changelogMarkdown, readChangelogSources } from './generated/changelog.js';
 import { openQuestionsMarkdown } from './generated/open-questions.js';
 import { codeSamplesMarkdown, operationsTableMarkdown, sampleGroupMarkdown } from './generated/operations.js';
 import { schemaFieldsMarkdown } from './generated/schemas.js';
@@ -34,6 +35,7 @@ import { errorCodeEntries, guideEntries, operationEntries, searchIndexScript, ty
 import { guidePage, logoSvg, markdownPages } from './site.js';
 
 const guidesDirectory = join(packageRoot, 'guides');
+const repositoryRoot = join(packageRoot, '..', '..');
 const assetsDirectory = join(packageRoot, 'src', 'assets');
 const require = createRequire(import.meta.url);
 
@@ -54,6 +56,7 @@ const generators: Record<string, (context: Context, argument?: string) => string
   'code-samples': ({ operations }, version) => codeSamplesMarkdown(operations.filter((operation) => operation.version === required(version, 'code-samples'))),
   // The V3 → V4 report of @swap-gateway/spec-diff, its headings moved one level down to sit in the guide.
   'version-diff': ({ combined }) => formatVersionsMarkdown(compareVersions(combined, 'v3', 'v4')).replace(/^(#+) /gm, '#$1 '),
+  changelog: ({ combined }) => changelogMarkdown(readChangelogSources(repositoryRoot, combined, join(repositoryRoot, 'scripts', 'bundle.ts'))),
   'response-example': ({ combined, operations }, argument) => responseExampleMarkdown(combined, operations, required(argument, 'response-example')),
 };
 

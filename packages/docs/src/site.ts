@@ -48,6 +48,7 @@ export const navigation: NavSection[] = [
     title: 'Versions and review',
     items: [
       { label: 'Versioning and migration', href: 'guides/versioning.html' },
+      { label: 'Changelog', href: 'guides/changelog.html' },
       { label: 'Open questions', href: 'guides/open-questions.html' },
     ],
   },
