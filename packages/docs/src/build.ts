@@ -8,6 +8,7 @@
  *   dist/reference/v*-console.html  the request console of each version (Swagger UI)
  *   dist/openapi/              the bundles, for download
  *   dist/assets/               styles, search script and its prebuilt index
+ *   dist/llms.txt, llms-full.md  for coding assistants: the site's map, and guides + reference in one file
  *
  * Guides may hold two directives, replaced before rendering:
  * `<!-- generated:NAME[:ARG] -->` (a section read from the document) and
@@ -26,6 +27,7 @@ import { openQuestionsMarkdown } from './generated/open-questions.js';
 import { codeSamplesMarkdown, operationsTableMarkdown, sampleGroupMarkdown } from './generated/operations.js';
 import { schemaFieldsMarkdown } from './generated/schemas.js';
 import { fence } from './markdown-text.js';
+import { llmsFullMarkdown, llmsTxt, type GuideText } from './llms.js';
 import { renderMarkdown } from './markdown.js';
 import { bundleConsoleScript, consolePage, consolePages, swaggerUiAssets, swaggerUiDirectory } from './console/page.js';
 import { buildReference, referencePages } from './reference.js';
@@ -151,15 +153,18 @@ export async function buildSite(outputDirectory = defaultOutput): Promise<{ page
   const searchEntries: SearchEntry[] = [];
   const anchorLinks: AnchorLink[] = [];
   const anchorsOf = new Map<string, Set<string>>();
+  const guideTexts: GuideText[] = [];
   const codeNames = new Set(codes.map((entry) => entry.code));
   for (const page of markdownPages) {
     const file = join(guidesDirectory, page.source);
     const markdown = expandDirectives(readFileSync(file, 'utf8'), context, page.source);
-    const rendered = renderMarkdown(markdown, linkResolver(context, codeNames, knownPages, page.href, page.source, anchorLinks));
+    const resolveLink = linkResolver(context, codeNames, knownPages, page.href, page.source, anchorLinks);
+    const rendered = renderMarkdown(markdown, resolveLink);
     anchorsOf.set(page.href, new Set([...rendered.html.matchAll(/\bid="([^"]+)"/g)].map((match) => match[1] ?? '')));
     const description = /<p>([\s\S]*?)<\/p>/.exec(rendered.html)?.[1]?.replace(/<[^>]+>/g, '') ?? rendered.title;
     write(page.href, guidePage({ href: page.href, title: rendered.title, html: rendered.html, headings: rendered.headings, description }));
     searchEntries.push(...guideEntries({ href: page.href, title: rendered.title, html: rendered.html }));
+    guideTexts.push({ href: page.href, title: rendered.title, description, markdown: markdown.replace(/\]\(([^)\s]+)\)/g, (_, href: string) => `](${resolveLink(href)})`) });
     pages.push(page.href);
   }
 
@@ -183,6 +188,8 @@ export async function buildSite(outputDirectory = defaultOutput): Promise<{ page
   write('assets/logo.svg', logoSvg);
   searchEntries.push(...operationEntries(operations), ...errorCodeEntries(codes));
   write('assets/search-index.js', searchIndexScript(searchEntries));
+  write('llms.txt', llmsTxt({ guides: guideTexts, operations, description: String(combined.info.description ?? '').split(/\n\n/)[0] ?? '' }));
+  write('llms-full.md', llmsFullMarkdown({ guides: guideTexts, versions, combined }));
 
   return { pages, operations: operations.length, searchEntries: searchEntries.length };
 }
