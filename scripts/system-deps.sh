@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Installs the system packages that the tests use and that npm cannot bring:
-# Debian's Chromium (the docs' browser test) and PostgreSQL (the server's store
-# tests on a real database). Skips what is already there; without apt-get or
+# Debian's Chromium (the docs' browser test), PostgreSQL (the server's store
+# tests on a real database), curl and python3 (the docs run their curl and
+# Python samples). Skips what is already there; without apt-get or
 # root it says what is missing and leaves it to the machine's owner.
 set -euo pipefail
 
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v curl >/dev/null 2>&1 || missing+=(curl)
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
 command -v pg_ctlcluster >/dev/null 2>&1 || [ -x /usr/lib/postgresql/*/bin/postgres ] 2>/dev/null || missing+=(postgresql)
 
 if [ ${#missing[@]} -eq 0 ]; then

@@ -94,8 +94,7 @@ export function siteHeader(currentHref: string): string {
 /** Scripts and styles every page loads, all from the site's own folder. */
 export const headAssets = `<link rel="stylesheet" href="/assets/header.css">
 <script src="/assets/search-index.js" defer></script>
-<script src="/assets/search.js" defer></script>
-<script src="/assets/samples.js" defer></script>`;
+<script src="/assets/search.js" defer></script>`;
 
 function sidebar(currentHref: string): string {
   return `<nav class="sidebar" aria-label="Guides">${navigation
@@ -140,6 +139,7 @@ export function guidePage(options: { href: string; title: string; html: string; 
 <link rel="stylesheet" href="/assets/site.css">
 <link rel="stylesheet" href="/assets/highlight.css">
 ${headAssets}
+<script src="/assets/samples.js" defer></script>
 </head>
 <body class="guide">
 ${siteHeader(options.href)}

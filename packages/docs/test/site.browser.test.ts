@@ -160,6 +160,20 @@ describe.skipIf(skipBrowser)('the docs site in Chromium', { timeout: 120_000 }, 
     await page.close();
   });
 
+  it('switches every sample to the language chosen, and remembers it on the next page', async () => {
+    const page = await open('guides/code-samples.html');
+    const groups = page.locator('.sample-group');
+    expect(await groups.count()).toBeGreaterThan(9);
+    const shown = (language: string) => page.locator(`.sample-group .sample-label[data-language="${language}"]:visible`).count();
+    await groups.first().locator('.sample-tab', { hasText: 'Python' }).click();
+    expect(await shown('python')).toBe(await groups.count());
+    expect(await shown('curl')).toBe(0);
+    await page.goto(new URL('guides/pagination-and-polling.html', site.url).href);
+    await expect.poll(() => shown('python'), settle).toBe(await page.locator('.sample-group').count());
+    expect(await page.locator('.sample-group .sample-tab[aria-selected="true"]').first().textContent()).toBe('Python');
+    await page.close();
+  });
+
   it('has a network guard that does see a request to another host', async () => {
     // The guard of the last test, proven on a page of its own: an image from another host is blocked and recorded.
     const probe = await browser.newContext();

@@ -1,8 +1,8 @@
 /*
- * The language switch of the code samples. On guide pages, each `.sample-group` (one sample in
- * several languages, each a `.sample-label` followed by its code block) becomes a row of tabs; in the
- * API reference, Redoc's own sample tabs are used. The language chosen last is kept in localStorage
- * and shown everywhere, on this page and the next.
+ * The language switch of the code samples on the guide pages: each `.sample-group` (one sample in
+ * several languages, each a `.sample-label` followed by its code block) becomes a row of tabs. The
+ * language chosen last is kept in localStorage and shown in every group, on this page and the next.
+ * (The API reference has Redoc's own language menu.)
  */
 (function () {
   var storageKey = 'swap-gateway-docs:sample-language';
@@ -40,19 +40,9 @@
     });
   }
 
-  /** Redoc's tabs: click the tab of the language in every sample panel that has one. */
-  function showInRedoc(language) {
-    document.querySelectorAll('.react-tabs__tab-list').forEach(function (list) {
-      Array.prototype.forEach.call(list.querySelectorAll('.react-tabs__tab'), function (tab) {
-        if (tab.textContent.trim() === labels[language] && tab.getAttribute('aria-selected') !== 'true') tab.click();
-      });
-    });
-  }
-
   function choose(language) {
     remember(language);
     showInGroups(language);
-    showInRedoc(language);
   }
 
   function buildTabs() {
@@ -77,21 +67,6 @@
   function start() {
     buildTabs();
     showInGroups(stored());
-    // Redoc renders after this script: follow its tabs once they are there, and the reader's clicks on them.
-    var redocTries = 0;
-    var waitForRedoc = setInterval(function () {
-      if (document.querySelector('.react-tabs__tab-list') || ++redocTries > 50) {
-        clearInterval(waitForRedoc);
-        showInRedoc(stored());
-      }
-    }, 200);
-    document.addEventListener('click', function (event) {
-      var tab = event.target instanceof Element ? event.target.closest('.react-tabs__tab') : null;
-      if (!tab || !event.isTrusted) return;
-      Object.keys(labels).forEach(function (language) {
-        if (labels[language] === tab.textContent.trim()) choose(language);
-      });
-    });
   }
 
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
