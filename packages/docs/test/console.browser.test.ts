@@ -16,18 +16,10 @@ import { defaultOutput, screenshotsDirectory } from '../src/paths.js';
 import { referencePages } from '../src/reference.js';
 import { serveSite, type ServedSite } from '../src/serve.js';
 import { blockOutsideLocalhost, chromiumArgs, chromiumPath, missingChromium, skipBrowser } from './browser.js';
+import { onrampQuoteParameters } from './wallet.js';
 
 const bundles = { v4: loadBundle('gateway-v4'), v3: loadBundle('gateway-v3') };
 
-const quoteParameters = {
-  srcChain: 'bitcoin',
-  dstChain: 'bob',
-  srcToken: '0x0000000000000000000000000000000000000000',
-  dstToken: '0x03C7054BCB39f7b2e5B2c7AcB37583e32D70Cfa3',
-  amount: '1000000',
-  recipient: '0x71C7656EC7ab88b098defB751B7401B5f6d8976F',
-  refundAddress: 'bc1q3ftg88fp55ek66v7jg5dl4q0esy96rd92epged',
-};
 
 describe.skipIf(skipBrowser)('the request console in Chromium, against the sandbox', { timeout: 120_000 }, () => {
   let server: RunningServer;
@@ -98,7 +90,7 @@ describe.skipIf(skipBrowser)('the request console in Chromium, against the sandb
 
   it('sends get-quote, then create-order with the quote, to the sandbox: 200 then 201, both matching the document', async () => {
     const quote = await openConsole('getQuoteV4');
-    for (const [name, value] of Object.entries(quoteParameters)) await quote.operation.locator(`tr[data-param-name="${name}"] input`).fill(value);
+    for (const [name, value] of Object.entries(onrampQuoteParameters)) await quote.operation.locator(`tr[data-param-name="${name}"] input`).fill(value);
     const quoted = await execute(quote.operation);
     expect(quoted.status).toBe('200');
     expect(quoted.verdict).toMatch(/^Matches the document: 200/);

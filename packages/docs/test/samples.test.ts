@@ -19,7 +19,7 @@ import { startServer, type RunningServer } from '@swap-gateway/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOperations } from '../src/document.js';
 import { sampleLanguages, samplesAt, samplesDirectory, samplesOf, type Sample, type SampleLanguage } from '../src/samples.js';
-import { testWallet, walletScript } from './wallet.js';
+import { onrampQuoteParameters, testWallet, walletScript } from './wallet.js';
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -29,17 +29,7 @@ const bundle = loadBundle('gateway');
 const validator = createSchemaValidator(bundle);
 const operations = listOperations(bundle);
 
-const onrampQuery = (extra: Record<string, string> = {}) =>
-  new URLSearchParams({
-    srcChain: 'bitcoin',
-    dstChain: 'bob',
-    srcToken: '0x0000000000000000000000000000000000000000',
-    dstToken: '0x03C7054BCB39f7b2e5B2c7AcB37583e32D70Cfa3',
-    amount: '1000000',
-    recipient: '0x71C7656EC7ab88b098defB751B7401B5f6d8976F',
-    refundAddress: 'bc1q3ftg88fp55ek66v7jg5dl4q0esy96rd92epged',
-    ...extra,
-  });
+const onrampQuery = (extra: Record<string, string> = {}) => new URLSearchParams({ ...onrampQuoteParameters, ...extra });
 
 let server: RunningServer;
 const ran = new Map<SampleLanguage['label'], string[]>(sampleLanguages.map((language) => [language.label, []]));
