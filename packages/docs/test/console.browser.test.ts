@@ -2,10 +2,12 @@
  * The request console in Debian's Chromium, against a sandbox server started here: a reference page
  * links every operation to the console; get-quote and create-order sent from the console reach the
  * sandbox and come back 200 and 201 with their headers, marked as matching the document; a bad request
- * shows the documented 400 body. Every request outside localhost is blocked and must not happen.
+ * shows the documented 400 body; the mock answers the console too. Every request outside localhost is
+ * blocked and must not happen.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { startMock } from '@swap-gateway/mock';
 import { loadBundle } from '@swap-gateway/openapi';
 import { startServer, type RunningServer } from '@swap-gateway/server';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
@@ -46,13 +48,13 @@ describe.skipIf(skipBrowser)('the request console in Chromium, against the sandb
     await server?.close();
   });
 
-  async function openConsole(operationId: string): Promise<{ page: Page; operation: Locator }> {
+  async function openConsole(operationId: string, gateway = server.url): Promise<{ page: Page; operation: Locator }> {
     const page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.goto(new URL(`${consolePages.v4.href}${consoleAnchor(bundles.v4, operationId)}`, site.url).href);
     // The sandbox of this test listens on a free port: "Any base URL" with its address.
     await page.locator('.servers select').selectOption('{baseUrl}');
-    await page.locator('input[data-variable="baseUrl"]').fill(server.url);
+    await page.locator('input[data-variable="baseUrl"]').fill(gateway);
     const operation = page.locator(`[id$="-${operationId}"].opblock`);
     await operation.waitFor({ state: 'visible' });
     if (!(await operation.locator('.execute').isVisible())) await operation.locator('.opblock-summary').first().click();
@@ -117,6 +119,19 @@ describe.skipIf(skipBrowser)('the request console in Chromium, against the sandb
     expect(JSON.parse(refused.body)).toMatchObject({ code: 'INVALID_REQUEST', error: expect.any(String) });
     expect(refused.verdict).toMatch(/^Matches the document: 400/);
     await order.page.close();
+  });
+
+  it('sends to the mock as well: get-routes answers the document\'s example', async () => {
+    const mock = await startMock();
+    try {
+      const routes = await openConsole('getRoutesV4', mock.url);
+      const answered = await execute(routes.operation);
+      expect(answered.status).toBe('200');
+      expect(answered.verdict).toMatch(/^Matches the document: 200/);
+      await routes.page.close();
+    } finally {
+      await mock.stop();
+    }
   });
 
   it('made no request outside localhost and threw no page error', () => {
