@@ -2,13 +2,15 @@
 # Installs the system packages that the tests use and that npm cannot bring:
 # Debian's Chromium (the docs' browser test), PostgreSQL (the server's store
 # tests on a real database), redis-server (rate limits shared by several server
-# instances) and wrk (the load generator of `pnpm bench:server`). Skips what is
-# already there; without apt-get or
+# instances), wrk (the load generator of `pnpm bench:server`), curl and python3
+# (the docs run their curl and Python samples). Skips what is already there; without apt-get or
 # root it says what is missing and leaves it to the machine's owner.
 set -euo pipefail
 
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v curl >/dev/null 2>&1 || missing+=(curl)
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
 command -v pg_ctlcluster >/dev/null 2>&1 || [ -x /usr/lib/postgresql/*/bin/postgres ] 2>/dev/null || missing+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v wrk >/dev/null 2>&1 || missing+=(wrk)

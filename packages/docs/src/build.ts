@@ -5,12 +5,14 @@
  *   dist/guides/*.html         guides (Markdown in guides/, rendered here)
  *   dist/reference/v4.html     Redoc reference of V4, self-contained
  *   dist/reference/v3.html     Redoc reference of V3, kept for existing integrations
+ *   dist/reference/v*-console.html  the request console of each version (Swagger UI)
  *   dist/openapi/              the bundles, for download
  *   dist/assets/               styles, search script and its prebuilt index
+ *   dist/llms.txt, llms-full.md  for coding assistants: the site's map, and guides + reference in one file
  *
  * Guides may hold two directives, replaced before rendering:
  * `<!-- generated:NAME[:ARG] -->` (a section read from the document) and
- * `<!-- sample:v4/getQuoteV4.ts -->` (a sample file as a code block).
+ * `<!-- sample:v4/getQuoteV4 -->` (that sample in every language it is written in, as tabs).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -20,18 +22,22 @@ import { bundlePath, loadBundle, type OpenApiDocument } from '@swap-gateway/open
 import { compareVersions, formatVersionsMarkdown } from '@swap-gateway/spec-diff';
 import { jsonExamples, listOperations, referenceAnchor, resolve, type Operation } from './document.js';
 import { detailShapesMarkdown, errorsTableMarkdown, listErrorCodes, schemaMarker } from './generated/errors.js';
+import { changelogMarkdown, readChangelogSources } from './generated/changelog.js';
 import { openQuestionsMarkdown } from './generated/open-questions.js';
-import { codeSamplesMarkdown, operationsTableMarkdown } from './generated/operations.js';
+import { codeSamplesMarkdown, operationsTableMarkdown, sampleGroupMarkdown } from './generated/operations.js';
 import { schemaFieldsMarkdown } from './generated/schemas.js';
 import { fence } from './markdown-text.js';
+import { llmsFullMarkdown, llmsTxt, type GuideText } from './llms.js';
 import { renderMarkdown } from './markdown.js';
+import { bundleConsoleScript, consolePage, consolePages, swaggerUiAssets, swaggerUiDirectory } from './console/page.js';
 import { buildReference, referencePages } from './reference.js';
-import { samplesDirectory, sampleLanguages } from './samples.js';
+import { samplesAt } from './samples.js';
 import { defaultOutput, packageRoot } from './paths.js';
 import { errorCodeEntries, guideEntries, operationEntries, searchIndexScript, type SearchEntry } from './search.js';
 import { guidePage, logoSvg, markdownPages } from './site.js';
 
 const guidesDirectory = join(packageRoot, 'guides');
+const repositoryRoot = join(packageRoot, '..', '..');
 const assetsDirectory = join(packageRoot, 'src', 'assets');
 const require = createRequire(import.meta.url);
 
@@ -52,6 +58,7 @@ const generators: Record<string, (context: Context, argument?: string) => string
   'code-samples': ({ operations }, version) => codeSamplesMarkdown(operations.filter((operation) => operation.version === required(version, 'code-samples'))),
   // The V3 → V4 report of @swap-gateway/spec-diff, its headings moved one level down to sit in the guide.
   'version-diff': ({ combined }) => formatVersionsMarkdown(compareVersions(combined, 'v3', 'v4')).replace(/^(#+) /gm, '#$1 '),
+  changelog: ({ combined }) => changelogMarkdown(readChangelogSources(repositoryRoot, combined, join(repositoryRoot, 'scripts', 'bundle.ts'))),
   'response-example': ({ combined, operations }, argument) => responseExampleMarkdown(combined, operations, required(argument, 'response-example')),
 };
 
@@ -72,12 +79,7 @@ function required(argument: string | undefined, directive: string): string {
 
 function expandDirectives(source: string, context: Context, file: string): string {
   return source.replace(/<!--\s*(generated|sample):(\S+?)\s*-->/g, (_, kind: string, target: string) => {
-    if (kind === 'sample') {
-      const language = sampleLanguages.find((candidate) => target.endsWith(`.${candidate.extension}`));
-      const path = join(samplesDirectory, target);
-      if (!language || !existsSync(path)) throw new Error(`${file}: no sample ${target}`);
-      return fence(language.highlight, readFileSync(path, 'utf8'));
-    }
+    if (kind === 'sample') return sampleGroupMarkdown(samplesAt(target));
     const [name = '', argument] = target.split(':');
     const generate = generators[name];
     if (!generate) throw new Error(`${file}: unknown directive generated:${name}`);
@@ -143,6 +145,7 @@ export async function buildSite(outputDirectory = defaultOutput): Promise<{ page
   const knownPages = new Set([
     ...markdownPages.map((page) => page.href),
     ...Object.values(referencePages).map((page) => page.href),
+    ...Object.values(consolePages).map((page) => page.href),
     ...downloads.map(({ name, format }) => `openapi/${name}.${format}`),
   ]);
 
@@ -150,15 +153,18 @@ export async function buildSite(outputDirectory = defaultOutput): Promise<{ page
   const searchEntries: SearchEntry[] = [];
   const anchorLinks: AnchorLink[] = [];
   const anchorsOf = new Map<string, Set<string>>();
+  const guideTexts: GuideText[] = [];
   const codeNames = new Set(codes.map((entry) => entry.code));
   for (const page of markdownPages) {
     const file = join(guidesDirectory, page.source);
     const markdown = expandDirectives(readFileSync(file, 'utf8'), context, page.source);
-    const rendered = renderMarkdown(markdown, linkResolver(context, codeNames, knownPages, page.href, page.source, anchorLinks));
+    const resolveLink = linkResolver(context, codeNames, knownPages, page.href, page.source, anchorLinks);
+    const rendered = renderMarkdown(markdown, resolveLink);
     anchorsOf.set(page.href, new Set([...rendered.html.matchAll(/\bid="([^"]+)"/g)].map((match) => match[1] ?? '')));
     const description = /<p>([\s\S]*?)<\/p>/.exec(rendered.html)?.[1]?.replace(/<[^>]+>/g, '') ?? rendered.title;
     write(page.href, guidePage({ href: page.href, title: rendered.title, html: rendered.html, headings: rendered.headings, description }));
     searchEntries.push(...guideEntries({ href: page.href, title: rendered.title, html: rendered.html }));
+    guideTexts.push({ href: page.href, title: rendered.title, description, markdown: markdown.replace(/\]\(([^)\s]+)\)/g, (_, href: string) => `](${resolveLink(href)})`) });
     pages.push(page.href);
   }
 
@@ -170,15 +176,20 @@ export async function buildSite(outputDirectory = defaultOutput): Promise<{ page
     const output = join(outputDirectory, referencePages[version].href);
     mkdirSync(dirname(output), { recursive: true });
     await buildReference(versions[version], version, output);
-    pages.push(referencePages[version].href);
+    write(consolePages[version].href, consolePage(versions[version], version));
+    pages.push(referencePages[version].href, consolePages[version].href);
   }
+  for (const asset of swaggerUiAssets) copy(join(swaggerUiDirectory, asset), `assets/swagger-ui/${asset}`);
+  await bundleConsoleScript(join(outputDirectory, 'assets', 'try-it.js'));
 
   for (const { name, format } of downloads) copy(bundlePath(name, format), `openapi/${name}.${format}`);
-  for (const asset of ['header.css', 'site.css', 'search.js', 'redoc-badge.svg', 'redoc-badge-full.svg']) copy(join(assetsDirectory, asset), `assets/${asset}`);
+  for (const asset of ['header.css', 'site.css', 'console.css', 'search.js', 'samples.js', 'console-links.js', 'redoc-badge.svg', 'redoc-badge-full.svg']) copy(join(assetsDirectory, asset), `assets/${asset}`);
   copy(require.resolve('highlight.js/styles/github.css'), 'assets/highlight.css');
   write('assets/logo.svg', logoSvg);
   searchEntries.push(...operationEntries(operations), ...errorCodeEntries(codes));
   write('assets/search-index.js', searchIndexScript(searchEntries));
+  write('llms.txt', llmsTxt({ guides: guideTexts, operations, description: String(combined.info.description ?? '').split(/\n\n/)[0] ?? '' }));
+  write('llms-full.md', llmsFullMarkdown({ guides: guideTexts, versions, combined }));
 
   return { pages, operations: operations.length, searchEntries: searchEntries.length };
 }

@@ -3,7 +3,8 @@
  * --inlineBundle` into one self-contained HTML page under the site header.
  * The bundle is given to Redoc with the code samples attached to each
  * operation (`x-codeSamples`) and without the servers the document marks
- * `x-internal`; V3 is titled as kept for existing integrations.
+ * `x-internal`; V3 is titled as kept for existing integrations. Each operation
+ * links to itself in the request console (console/page.ts).
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { OpenApiDocument } from '@swap-gateway/openapi';
 import { listOperations, type ApiVersion } from './document.js';
-import { samplesOf } from './samples.js';
+import { sampleLanguages, samplesOf } from './samples.js';
+import { consoleAnchor, consolePages } from './console/page.js';
 import { referenceTemplate } from './site.js';
 
 const run = promisify(execFile);
@@ -43,6 +45,7 @@ export function referenceDocument(bundle: OpenApiDocument, version: ApiVersion):
   const document = structuredClone(bundle);
   document.servers = (document.servers as Array<Record<string, unknown>> | undefined)?.filter((server) => server['x-internal'] !== true);
   for (const operation of listOperations(document)) {
+    operation.node.description = `[Try it in the console ▸](${consolePages[version].href.replace('reference/', '')}${consoleAnchor(bundle, operation.operationId)})\n\n${String(operation.node.description ?? '')}`;
     operation.node['x-codeSamples'] = samplesOf(operation).map((sample) => ({
       lang: sample.language.label,
       label: sample.language.label,
@@ -73,8 +76,8 @@ export async function buildReference(bundle: OpenApiDocument, version: ApiVersio
       jsonSamplesExpandLevel: 3,
       sortRequiredPropsFirst: true,
       hideDownloadButtons: true,
-      // Only the two languages the samples are written in, so Redoc shows ours and generates none.
-      codeSamples: { languages: [{ lang: 'curl', label: 'curl' }, { lang: 'TypeScript', label: 'TypeScript' }] },
+      // Only the languages the samples are written in, so Redoc shows ours and generates none.
+      codeSamples: { languages: sampleLanguages.map((language) => ({ lang: language.label, label: language.label })) },
     };
     await run(
       process.execPath,

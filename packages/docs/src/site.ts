@@ -48,6 +48,7 @@ export const navigation: NavSection[] = [
     title: 'Versions and review',
     items: [
       { label: 'Versioning and migration', href: 'guides/versioning.html' },
+      { label: 'Changelog', href: 'guides/changelog.html' },
       { label: 'Open questions', href: 'guides/open-questions.html' },
     ],
   },
@@ -138,6 +139,7 @@ export function guidePage(options: { href: string; title: string; html: string; 
 <link rel="stylesheet" href="/assets/site.css">
 <link rel="stylesheet" href="/assets/highlight.css">
 ${headAssets}
+<script src="/assets/samples.js" defer></script>
 </head>
 <body class="guide">
 ${siteHeader(options.href)}
@@ -164,6 +166,7 @@ export function referenceTemplate(options: { href: string; title: string }): str
 <title>${escapeHtml(options.title)} · Swap Gateway API</title>
 <link rel="icon" href="/assets/logo.svg" type="image/svg+xml">
 ${headAssets}
+<script src="/assets/console-links.js"></script>
 <style>body { margin: 0; }</style>
 {{{redocHead}}}
 </head>

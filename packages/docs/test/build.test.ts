@@ -13,6 +13,7 @@ import { openQuestionsMarkdown } from '../src/generated/open-questions.js';
 import { defaultOutput } from '../src/paths.js';
 import { referenceDocument } from '../src/reference.js';
 import { samplesOf } from '../src/samples.js';
+import { consoleAnchor } from '../src/console/page.js';
 import { markdownPages, relativize } from '../src/site.js';
 
 const combined = loadBundle('gateway');
@@ -50,13 +51,15 @@ describe('generated sections', () => {
 });
 
 describe('reference documents', () => {
-  it('attach both samples to every operation, drop internal servers and mark V3 as legacy', () => {
+  it('attach the samples of every language to every operation, drop internal servers and mark V3 as legacy', () => {
     for (const version of ['v4', 'v3'] as const) {
       const document = referenceDocument(loadBundle(`gateway-${version}`), version);
       for (const operation of listOperations(document)) {
         const samples = operation.node['x-codeSamples'] as Array<{ label: string; source: string }>;
-        expect(samples.map((sample) => sample.label)).toEqual(['curl', 'TypeScript']);
+        expect(samples.map((sample) => sample.label)).toEqual(['curl', 'TypeScript', 'Python']);
         expect(samples.map((sample) => sample.source)).toEqual(samplesOf(operation).map((sample) => sample.source));
+        // Every operation opens itself in the request console.
+        expect(String(operation.node.description)).toContain(`](${version}-console.html${consoleAnchor(loadBundle(`gateway-${version}`), operation.operationId)})`);
       }
       const servers = document.servers as Array<Record<string, unknown>>;
       expect(servers.length).toBeGreaterThan(0);
@@ -81,6 +84,34 @@ describe('the built folder', () => {
       expect(existsSync(join(defaultOutput, href)), href).toBe(true);
       expect(read(href), href).not.toMatch(/\b(src|href)="(https?:)?\/\//);
     }
+  });
+
+  it('self-contains the console pages: Swagger UI and the contract check from the site, no validator badge', () => {
+    for (const href of ['reference/v4-console.html', 'reference/v3-console.html']) {
+      const html = read(href);
+      expect(html).toContain('<script src="../assets/swagger-ui/swagger-ui-bundle.js"></script>');
+      expect(html).toContain('<script src="../assets/try-it.js"></script>');
+      expect(/<(script|link|img)\b[^>]*\b(src|href)="(https?:)?\/\//.test(html), `${href} has a tag loading from another host`).toBe(false);
+    }
+    expect(read('assets/try-it.js')).toContain('validatorUrl:null');
+  });
+
+  it('writes llms.txt and llms-full.md with every guide and every operation of both versions', () => {
+    const index = read('llms.txt');
+    const full = read('llms-full.md');
+    expect(index).toMatch(/^# Swap Gateway API\n\n> \S/);
+    expect(index).toContain('[llms-full.md](llms-full.md)');
+    for (const { href } of markdownPages) expect(index, href).toContain(`](${href})`);
+    for (const version of ['v4', 'v3'] as const) {
+      for (const operation of listOperations(loadBundle(`gateway-${version}`))) {
+        expect(index, operation.operationId).toContain(`- [${operation.method.toUpperCase()} ${operation.path}](`);
+        expect(full, operation.operationId).toContain(`### ${operation.method.toUpperCase()} ${operation.path} (${operation.operationId})`);
+        for (const sample of samplesOf(operation)) expect(full, sample.relativePath).toContain(sample.source.trim());
+      }
+    }
+    for (const name of Object.keys(combined.components.schemas as object)) expect(full, name).toContain(`### ${name}\n`);
+    // Plain Markdown: no tag of the site's HTML left outside the code.
+    expect(full.replace(/^(`{3,})[^\n]*\n[\s\S]*?^\1$/gm, '')).not.toMatch(/<(div|p|span|a)\b/);
   });
 
   it('self-contains Redoc in the reference pages, with its CDN logo replaced by a local copy', () => {

@@ -13,30 +13,13 @@ import { defaultOutput, screenshotsDirectory } from '../src/paths.js';
 import { referencePages } from '../src/reference.js';
 import { serveSite, type ServedSite } from '../src/serve.js';
 import { markdownPages } from '../src/site.js';
-
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(chromiumPath);
-const missingChromium = `no Chromium at ${chromiumPath} (scripts/system-deps.sh installs Debian's chromium; or set CHROMIUM_PATH)`;
-// In CI the set-up installs Chromium, so its absence fails the suite there instead of skipping it.
-const skip = !hasChromium && !process.env.CI;
-if (skip) console.warn(`docs browser test skipped: ${missingChromium}`);
+import { blockOutsideLocalhost, chromiumArgs, chromiumPath, missingChromium, skipBrowser } from './browser.js';
 
 /** How long a page may take to scroll or render after an action: generous, for CI's 2 busy cores. */
 const settle = { timeout: 15_000, interval: 100 };
-const localHosts = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const operations = [...listOperations(loadBundle('gateway-v4')), ...listOperations(loadBundle('gateway-v3'))];
 
-/** Lets requests to the loopback host through, and blocks and records every other one. */
-async function blockOutsideLocalhost(context: BrowserContext, blocked: string[]): Promise<void> {
-  await context.route('**/*', (route) => {
-    const url = new URL(route.request().url());
-    if (url.protocol === 'data:' || url.protocol === 'blob:' || localHosts.has(url.hostname)) return route.continue();
-    blocked.push(url.href);
-    return route.abort('blockedbyclient');
-  });
-}
-
-describe.skipIf(skip)('the docs site in Chromium', { timeout: 120_000 }, () => {
+describe.skipIf(skipBrowser)('the docs site in Chromium', { timeout: 120_000 }, () => {
   let site: ServedSite;
   let browser: Browser;
   let context: BrowserContext;
@@ -44,13 +27,13 @@ describe.skipIf(skip)('the docs site in Chromium', { timeout: 120_000 }, () => {
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!hasChromium) throw new Error(missingChromium);
+    if (!existsSync(chromiumPath)) throw new Error(missingChromium);
     if (!existsSync(join(defaultOutput, 'index.html'))) throw new Error(`no built site in ${defaultOutput}: run the package's build first`);
     mkdirSync(screenshotsDirectory, { recursive: true });
     site = await serveSite();
     browser = await chromium.launch({
       executablePath: chromiumPath,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+      args: chromiumArgs,
     });
     context = await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
     await blockOutsideLocalhost(context, outsideRequests);
@@ -174,6 +157,20 @@ describe.skipIf(skip)('the docs site in Chromium', { timeout: 120_000 }, () => {
     // Search works on the reference pages too, and says when nothing matches.
     await page.locator('#site-search').fill('zzqx nothing like this');
     await expect.poll(() => page.locator('#search-results').textContent(), settle).toContain('Nothing matches');
+    await page.close();
+  });
+
+  it('switches every sample to the language chosen, and remembers it on the next page', async () => {
+    const page = await open('guides/code-samples.html');
+    const groups = page.locator('.sample-group');
+    expect(await groups.count()).toBeGreaterThan(9);
+    const shown = (language: string) => page.locator(`.sample-group .sample-label[data-language="${language}"]:visible`).count();
+    await groups.first().locator('.sample-tab', { hasText: 'Python' }).click();
+    expect(await shown('python')).toBe(await groups.count());
+    expect(await shown('curl')).toBe(0);
+    await page.goto(new URL('guides/pagination-and-polling.html', site.url).href);
+    await expect.poll(() => shown('python'), settle).toBe(await page.locator('.sample-group').count());
+    expect(await page.locator('.sample-group .sample-tab[aria-selected="true"]').first().textContent()).toBe('Python');
     await page.close();
   });
 

@@ -13,7 +13,7 @@ import cors from 'cors';
 
 const middleware = cors({
   origin: true,
-  methods: ['GET', 'HEAD', 'POST'],
+  methods: ['GET', 'HEAD', 'POST', 'PATCH'],
   // `Prefer` picks an example or a documented status (see the README).
   allowedHeaders: ['Authorization', 'Content-Type', 'Prefer'],
   exposedHeaders: ['Retry-After', 'Allow', 'sl-violations'],

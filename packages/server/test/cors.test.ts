@@ -22,6 +22,8 @@ describe('CORS with the sandbox configuration', () => {
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe(docsOrigin);
     expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+    const registerTx = await preflight(`${server.url}/v4/register-tx`, docsOrigin, 'PATCH');
+    expect(registerTx.headers.get('access-control-allow-methods')).toContain('PATCH');
     expect(response.headers.get('access-control-allow-headers')?.toLowerCase().split(/,\s*/)).toEqual(expect.arrayContaining(['authorization', 'content-type']));
     expect(response.headers.get('vary')).toMatch(/origin/i);
   });

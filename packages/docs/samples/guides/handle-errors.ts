@@ -5,7 +5,7 @@ const gateway = createGatewayClient({
   apiKey: process.env.GATEWAY_API_KEY, // optional
 });
 
-export async function placeOrder(quote: GatewayQuoteV4) {
+async function placeOrder(quote: GatewayQuoteV4) {
   try {
     return await gateway.createOrder(quote);
   } catch (error) {
@@ -25,3 +25,14 @@ export async function placeOrder(quote: GatewayQuoteV4) {
     }
   }
 }
+
+// A quote requested without refundAddress cannot be executed.
+const quote = await gateway.getQuote({
+  srcChain: 'bitcoin',
+  dstChain: 'bob',
+  srcToken: '0x0000000000000000000000000000000000000000',
+  dstToken: '0x03C7054BCB39f7b2e5B2c7AcB37583e32D70Cfa3',
+  amount: '1000000',
+  recipient: '0x71C7656EC7ab88b098defB751B7401B5f6d8976F',
+});
+await placeOrder(quote).catch((problem: Error) => console.log(problem.message));

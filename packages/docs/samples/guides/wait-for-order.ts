@@ -7,7 +7,7 @@ const gateway = createGatewayClient({
 
 // Reads the order every 5 s (backing off after failed reads) until it is success,
 // failed or refunded; gives up with a GatewayTimeoutError after 2 hours.
-const order = await gateway.waitForOrder('8d3c7a0e-5f1b-4b6e-9a51-2f0c7e4d9b12', {
+const order = await gateway.waitForOrder(process.env.ORDER_ID!, {
   intervalMs: 5_000,
   timeoutMs: 2 * 60 * 60 * 1000,
   onUpdate: (update) => console.log('order is', stateOf(update).state),

@@ -6,7 +6,7 @@ const gateway = createGatewayClient({
 });
 
 // By order id, source Bitcoin txid or source EVM transaction hash.
-const order = await gateway.getOrder('8d3c7a0e-5f1b-4b6e-9a51-2f0c7e4d9b12');
+const order = await gateway.getOrder(process.env.ORDER_ID!);
 const { state } = stateOf(order); // inProgress, success, failed or refunded
 console.error(`order ${order.id} is ${state}`);
 console.log(JSON.stringify(order, null, 2));

@@ -33,7 +33,7 @@ export async function registerCors(app: FastifyInstance, config: GatewayConfig['
   if (!config) return;
   await app.register(cors, {
     origin: (origin, callback) => callback(null, origin !== undefined && isAllowedOrigin(origin, config)),
-    methods: ['GET', 'HEAD', 'POST'],
+    methods: ['GET', 'HEAD', 'POST', 'PATCH'],
     allowedHeaders: corsAllowedHeaders,
     exposedHeaders: corsExposedHeaders,
     maxAge: 600,

@@ -1,0 +1,26 @@
+import json
+import os
+import urllib.request
+
+GATEWAY_URL = os.environ["GATEWAY_URL"]
+API_KEY = os.environ.get("GATEWAY_API_KEY")  # optional
+
+
+def call(method, path, body=None):
+    """One request; a 4xx/5xx answer raises urllib.error.HTTPError, whose body is the error JSON."""
+    request = urllib.request.Request(GATEWAY_URL + path, method=method)
+    if API_KEY:
+        request.add_header("Authorization", f"Bearer {API_KEY}")
+    data = None
+    if body is not None:
+        request.add_header("Content-Type", "application/json")
+        data = json.dumps(body).encode()
+    with urllib.request.urlopen(request, data, timeout=30) as response:
+        return json.load(response)
+
+
+# V3, kept for existing integrations: the V3 quote your integration received, unchanged.
+with open("quote-v3.json") as file:
+    quote = json.load(file)
+order = call("POST", "/v3/create-order", quote)
+print(json.dumps(order, indent=2))

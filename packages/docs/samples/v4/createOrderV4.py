@@ -1,0 +1,41 @@
+import json
+import os
+import sys
+import urllib.parse
+import urllib.request
+
+GATEWAY_URL = os.environ["GATEWAY_URL"]
+API_KEY = os.environ.get("GATEWAY_API_KEY")  # optional
+
+
+def call(method, path, body=None):
+    """One request; a 4xx/5xx answer raises urllib.error.HTTPError, whose body is the error JSON."""
+    request = urllib.request.Request(GATEWAY_URL + path, method=method)
+    if API_KEY:
+        request.add_header("Authorization", f"Bearer {API_KEY}")
+    data = None
+    if body is not None:
+        request.add_header("Content-Type", "application/json")
+        data = json.dumps(body).encode()
+    with urllib.request.urlopen(request, data, timeout=30) as response:
+        return json.load(response)
+
+
+# A quote can only be executed when it was requested with a refund address.
+params = {
+    "srcChain": "bitcoin",
+    "dstChain": "bob",
+    "srcToken": "0x0000000000000000000000000000000000000000",
+    "dstToken": "0x03C7054BCB39f7b2e5B2c7AcB37583e32D70Cfa3",
+    "amount": "1000000",
+    "recipient": "0x71C7656EC7ab88b098defB751B7401B5f6d8976F",
+    "refundAddress": "bc1q3ftg88fp55ek66v7jg5dl4q0esy96rd92epged",
+}
+quote = call("GET", "/v4/get-quote?" + urllib.parse.urlencode(params))
+
+# Pass the quote unchanged. The answer has one key, the route, saying what the user executes next.
+order = call("POST", "/v4/create-order", quote)
+route, value = next(iter(order.items()))
+if route == "onramp":
+    print(f"order {value['order_id']}: pay {value['address']}, or sign the PSBT when there is one", file=sys.stderr)
+print(json.dumps(order, indent=2))

@@ -1,0 +1,42 @@
+/**
+ * What the sample and console tests send to the sandbox: the parameters of an executable onramp
+ * quote, and a Bitcoin wallet they hold the key of (P2WPKH from a seed). The sandbox's simulated chain
+ * gives every address coins, so an order quoted with this wallet as `sender` carries a PSBT that this
+ * key signs. Run as a script, it is the wallet command of the onramp flow sample: PSBT in hex on
+ * stdin, signed raw transaction on stdout (`WALLET_SEED` names the wallet).
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { BIP32Factory } from 'bip32';
+import * as bitcoin from 'bitcoinjs-lib';
+import * as ecc from 'tiny-secp256k1';
+
+export function testWallet(seed: string) {
+  const key = BIP32Factory(ecc).fromSeed(createHash('sha256').update(`docs samples wallet ${seed}`).digest());
+  const address = bitcoin.payments.p2wpkh({ pubkey: key.publicKey }).address!;
+  const sign = (psbtHex: string) => {
+    const psbt = bitcoin.Psbt.fromHex(psbtHex);
+    psbt.signAllInputs(key);
+    psbt.finalizeAllInputs();
+    return psbt.extractTransaction().toHex();
+  };
+  return { address, sign };
+}
+
+export const walletScript = fileURLToPath(import.meta.url);
+
+/** An onramp the sandbox serves (0.01 BTC to WBTC on BOB), executable: it names a refund address. */
+export const onrampQuoteParameters = {
+  srcChain: 'bitcoin',
+  dstChain: 'bob',
+  srcToken: '0x0000000000000000000000000000000000000000',
+  dstToken: '0x03C7054BCB39f7b2e5B2c7AcB37583e32D70Cfa3',
+  amount: '1000000',
+  recipient: '0x71C7656EC7ab88b098defB751B7401B5f6d8976F',
+  refundAddress: 'bc1q3ftg88fp55ek66v7jg5dl4q0esy96rd92epged',
+};
+
+if (process.argv[1] === walletScript) {
+  process.stdout.write(testWallet(process.env.WALLET_SEED ?? '').sign(readFileSync(0, 'utf8').trim()));
+}
