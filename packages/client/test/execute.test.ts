@@ -9,7 +9,7 @@ import { VersionedTransaction } from '@solana/web3.js';
 import type { RunningServer } from '@swap-gateway/server';
 import bs58 from 'bs58';
 import * as bitcoin from 'bitcoinjs-lib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createWalletClient, custom, keccak256, parseTransaction, recoverTransactionAddress, type Hex } from 'viem';
 import { mainnet } from 'viem/chains';
 import { bitcoinjsSigner } from '../src/adapters/bitcoinjs.js';
@@ -31,16 +31,20 @@ import {
 import { failure } from './support/failure.js';
 import { bitcoinRoot, btcRecipient, evmAccount, sandboxControl, settleSandbox, solanaKeypair, startSandbox, tokens } from './support/sandbox.js';
 
+// Each test runs several requests against a server with a WASM database, on a 2-core machine.
+vi.setConfig({ testTimeout: 30_000 });
+
 let server: RunningServer;
 let gateway: GatewayClient;
 
+// The server opens its embedded database and migrates it first: slow on a loaded machine.
 beforeAll(async () => {
   server = await startSandbox();
   gateway = createGatewayClient({ baseUrl: server.url });
-});
+}, 60_000);
 afterAll(() => server.close());
 
-const wait = { intervalMs: 20, timeoutMs: 5000 };
+const wait = { intervalMs: 20, timeoutMs: 20_000 };
 
 /** Records the progress events, and settles the sandbox once the source transaction is in. */
 function progressRecorder() {
