@@ -16,10 +16,12 @@
  *   Prism takes for an absent one; a number beyond a double) gets the same 400;
  * - HEAD on a GET operation is sent to Prism as that GET and answered without the body;
  * - a request without `Prefer` is answered with the example of its route (see examples.ts);
- * - when Prism fails to answer, the documented 500 says so without naming Prism's address.
+ * - when Prism fails to answer, the documented 500 says so without naming Prism's address;
+ * - CORS preflights are answered here and every answer carries the CORS headers (see cors.ts).
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createSchemaValidator, type OpenApiDocument } from '@swap-gateway/openapi';
+import { applyCors } from './cors.js';
 import { exampleForRequest } from './examples.js';
 import { createRouter, type MockOperation } from './operations.js';
 
@@ -64,15 +66,13 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (await applyCors(req, res)) return;
     const url = new URL(req.url ?? '/', 'http://mock.invalid');
     const method = req.method ?? 'GET';
     const body = await readBody(req);
     const match = route(method, url.pathname);
     const malformed = malformedPart(url);
 
-    // CORS preflights are Prism's (it answers them for every path), except for a target Prism must never see.
-    if (method === 'OPTIONS' && malformed) return sendError(res, 404, { code: 'INVALID_REQUEST', error: `the ${malformed} is not valid percent-encoded UTF-8`, details: null });
-    if (method === 'OPTIONS' && match.kind !== 'unknown-path') return forward(req, res, body, undefined);
     if (match.kind === 'unknown-path') {
       return sendError(res, 404, { code: 'INVALID_REQUEST', error: `no operation at ${url.pathname}`, details: null });
     }
@@ -114,7 +114,7 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
       const example = exampleForRequest(operation, url.searchParams, parsed);
       if (example) headers.prefer = `example=${example}`;
     }
-    return forward(req, res, body, { operation, headers, path });
+    return forward(res, body, { operation, headers, path });
   }
 
   /** Each query parameter given, against its schema (numbers read as JavaScript and Ajv's coercion read them). */
@@ -129,16 +129,16 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
     return undefined;
   }
 
-  async function forward(req: IncomingMessage, res: ServerResponse, body: Buffer, context: { operation: MockOperation; headers: IncomingMessage['headers']; path: string } | undefined): Promise<void> {
+  async function forward(res: ServerResponse, body: Buffer, context: { operation: MockOperation; headers: IncomingMessage['headers']; path: string }): Promise<void> {
     const prism = await upstream();
     // HEAD is asked of Prism as the GET it stands for; Node leaves the body out of a HEAD answer.
-    const method = context ? context.operation.method : req.method;
+    const method = context.operation.method;
     return new Promise((resolve, reject) => {
       const upstream = httpRequest(
-        { host: prism.hostname, port: prism.port, method, path: context?.path ?? req.url, headers: { ...(context?.headers ?? req.headers), host: prism.host } },
+        { host: prism.hostname, port: prism.port, method, path: context.path, headers: { ...context.headers, host: prism.host } },
         (answer) => {
           readBody(answer).then((answerBody) => {
-            const translated = context && translateViolations(context.operation, answer);
+            const translated = translateViolations(context.operation, answer);
             if (translated) {
               res.setHeader('sl-violations', answer.headers['sl-violations'] ?? '');
               sendError(res, 400, translated);

@@ -39,8 +39,9 @@ function prismEntry(): string {
 }
 
 export async function startPrism(options: PrismOptions): Promise<PrismProcess> {
-  // Prism gets the front's header limit, so that a long request line the front accepted reaches it.
-  const args = [`--max-http-header-size=${maxHeaderBytes}`, prismEntry(), 'mock', options.document, '--host', '127.0.0.1', '--port', String(options.port)];
+  // Prism gets the front's header limit, so that a long request line the front accepted reaches it;
+  // CORS is the front's (cors.ts), so Prism's own headers would only contradict it.
+  const args = [`--max-http-header-size=${maxHeaderBytes}`, prismEntry(), 'mock', options.document, '--host', '127.0.0.1', '--port', String(options.port), '--no-cors'];
   if (options.dynamic) args.push('--dynamic');
   if (options.seed !== undefined) args.push('--seed', String(options.seed));
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -108,12 +108,33 @@ describe('startMock (static examples)', () => {
     expect(mock.prismPid).toBe(pid);
   });
 
-  it('answers a CORS preflight for a target it cannot percent-decode itself', async () => {
+  it('answers CORS preflights itself, for the docs origin, file:// pages and any path, Prism never seeing them', async () => {
     const pid = mock.prismPid;
-    const response = await fetch(`${mock.url}/v4/get-order/%ZZ`, { method: 'OPTIONS', headers: { origin: 'http://127.0.0.1', 'access-control-request-method': 'GET' } });
-    expect(response.status).toBe(404);
-    expect(await response.json()).toMatchObject({ code: 'INVALID_REQUEST' });
+    for (const [origin, target] of [['http://127.0.0.1:4000', '/v4/create-order'], ['null', '/v4/get-quote'], ['http://localhost:5173', '/v4/get-order/%ZZ'], ['http://127.0.0.1:4000', '/v9/nothing']]) {
+      const response = await fetch(`${mock.url}${target}`, { method: 'OPTIONS', headers: { origin: origin!, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, prefer' } });
+      expect(response.status, target).toBe(204);
+      expect(response.headers.get('access-control-allow-origin'), target).toBe(origin);
+      expect(response.headers.get('access-control-allow-methods'), target).toContain('POST');
+      expect(response.headers.get('access-control-allow-headers')?.toLowerCase().split(',')).toEqual(['authorization', 'content-type', 'prefer']);
+    }
     expect(mock.prismPid).toBe(pid);
+  });
+
+  it('puts the CORS headers on Prism\'s answers and on its own errors, exposing Retry-After and the rate-limit headers', async () => {
+    const origin = 'http://127.0.0.1:4000';
+    const routes = await fetch(`${mock.url}/v4/get-routes`, { headers: { origin } });
+    expect(routes.status).toBe(200);
+    expect(routes.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(routes.headers.get('access-control-expose-headers')?.toLowerCase().split(',')).toEqual(expect.arrayContaining(['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']));
+    const limited = await fetch(`${mock.url}/v4/get-routes`, { headers: { origin: 'null', prefer: 'code=429' } });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('access-control-allow-origin')).toBe('null');
+    for (const [target, status] of [['/v4/get-quote?amount=1', 400], ['/v9/nothing', 404]] as const) {
+      const response = await fetch(`${mock.url}${target}`, { headers: { origin } });
+      expect(response.status, target).toBe(status);
+      expect(response.headers.get('access-control-allow-origin'), target).toBe(origin);
+      expect(await response.json(), target).toMatchObject({ code: 'INVALID_REQUEST' });
+    }
   });
 
   it('answers get-routes, which reads no query, whatever its query holds', async () => {

@@ -7,6 +7,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { registerAccess } from './http/access.js';
+import { registerCors } from './http/cors.js';
 import { readDocument, type GatewayDocument } from './http/document.js';
 import { GatewayError } from './http/errors.js';
 import { asDocumented, malformedRequest, OperationIndex, pathNamesNoOperation } from './http/failures.js';
@@ -58,6 +59,11 @@ export async function buildApp(services: Services, options: AppOptions): Promise
     if (closing) reply.header('connection', 'close');
     return payload;
   });
+
+  // First, so that its preflight route (OPTIONS *) stays out of the route table below (which would
+  // otherwise allow OPTIONS on every path, and cannot read `*`) and out of the rate limit, and its
+  // onRequest hook runs before any that can fail: error answers carry the CORS headers too.
+  await registerCors(app, config.cors);
 
   const routeTable: Array<{ method: string; pattern: RegExp }> = [];
   app.addHook('onRoute', (route) => {

@@ -72,6 +72,13 @@ export interface GatewayConfig {
   orders: { defaultPageSize: number; maxPageSize: number };
   /** Requests per window and client: by IP address without a key, by key with one. */
   rateLimits: { windowSeconds: number; anonymous: number; apiKey: number };
+  /**
+   * Which web pages may call the gateway from a browser (CORS). Absent: none.
+   * `origins`: exact origins (where the docs site is published, e.g. "https://docs.example.com");
+   * `localhost`: any http(s) origin on localhost, 127.0.0.1 or [::1], whatever the port;
+   * `fileOrigin`: pages opened from disk, which browsers send as `Origin: null`.
+   */
+  cors?: { origins: string[]; localhost: boolean; fileOrigin: boolean };
   /** Addresses refused by screening (NON_COMPLIANT_ADDRESSES). */
   denyList: string[];
   slippage: { minBps: number; maxBps: number };
@@ -145,6 +152,7 @@ function fromEnvironment(env: NodeJS.ProcessEnv): ConfigOverrides {
   if (env.GATEWAY_RATE_LIMIT_ANONYMOUS) rateLimits.anonymous = integer('GATEWAY_RATE_LIMIT_ANONYMOUS', env.GATEWAY_RATE_LIMIT_ANONYMOUS);
   if (env.GATEWAY_RATE_LIMIT_API_KEY) rateLimits.apiKey = integer('GATEWAY_RATE_LIMIT_API_KEY', env.GATEWAY_RATE_LIMIT_API_KEY);
   if (Object.keys(rateLimits).length) overrides.rateLimits = rateLimits;
+  if (env.GATEWAY_CORS_ORIGINS !== undefined) overrides.cors = { origins: env.GATEWAY_CORS_ORIGINS.split(',').map((entry) => entry.trim()).filter(Boolean) };
   return overrides;
 }
 

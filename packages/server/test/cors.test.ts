@@ -1,0 +1,107 @@
+/** Browsers on the docs' origin, on any local port and on `file://` pages may call the gateway (CORS). */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../src/index.js';
+import { onrampParams, testServer } from './helpers.js';
+
+const docsOrigin = 'http://127.0.0.1:4000';
+
+const preflight = (url: string, origin: string, method = 'POST') =>
+  fetch(url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type' } });
+
+const exposed = (response: Response) => (response.headers.get('access-control-expose-headers') ?? '').toLowerCase().split(/,\s*/);
+
+describe('CORS with the sandbox configuration', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await testServer();
+  });
+  afterAll(() => server.close());
+
+  it('answers a preflight for create-order from the docs origin, allowing Authorization and Content-Type', async () => {
+    const response = await preflight(`${server.url}/v4/create-order`, docsOrigin);
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe(docsOrigin);
+    expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(response.headers.get('access-control-allow-headers')?.toLowerCase().split(/,\s*/)).toEqual(expect.arrayContaining(['authorization', 'content-type']));
+    expect(response.headers.get('vary')).toMatch(/origin/i);
+  });
+
+  it('allows any localhost port and file:// pages (Origin: null), not other sites', async () => {
+    for (const origin of ['http://localhost:5173', 'http://[::1]:8000', 'null']) {
+      const response = await preflight(`${server.url}/v4/get-quote`, origin, 'GET');
+      expect(response.headers.get('access-control-allow-origin'), origin).toBe(origin);
+    }
+    for (const origin of ['https://attacker.example', 'http://localhost.attacker.example', 'file://']) {
+      const response = await preflight(`${server.url}/v4/get-quote`, origin, 'GET');
+      expect(response.headers.get('access-control-allow-origin'), origin).toBeNull();
+    }
+  });
+
+  it('answers preflights on paths the 404 and 405 handling would refuse', async () => {
+    for (const path of ['/v9/nothing-here', '/v4/get-routes']) {
+      const response = await preflight(`${server.url}${path}`, docsOrigin);
+      expect(response.status, path).toBe(204);
+      expect(response.headers.get('access-control-allow-origin'), path).toBe(docsOrigin);
+    }
+    const notFound = await fetch(`${server.url}/v9/nothing-here`, { headers: { origin: docsOrigin } });
+    expect(notFound.status).toBe(404);
+    expect(notFound.headers.get('access-control-allow-origin')).toBe(docsOrigin);
+    expect(await notFound.json()).toMatchObject({ code: 'INVALID_REQUEST' });
+  });
+
+  it('hands an OPTIONS request that is no allowed preflight to the 405 handling', async () => {
+    const response = await fetch(`${server.url}/v4/get-routes`, { method: 'OPTIONS' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, HEAD');
+    expect(await response.json()).toMatchObject({ code: 'INVALID_REQUEST' });
+  });
+});
+
+describe('CORS and the rate limit', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await testServer({ config: { rateLimits: { windowSeconds: 60, anonymous: 3, apiKey: 100 } } });
+  });
+  afterAll(() => server.close());
+
+  it('adds the headers to a real cross-origin request and its documented errors, exposing the rate-limit headers; the limit leaves preflights alone', async () => {
+    const quote = await fetch(`${server.url}/v4/get-quote?${new URLSearchParams(onrampParams())}`, { headers: { origin: 'null' } });
+    expect(quote.status).toBe(200);
+    expect(quote.headers.get('access-control-allow-origin')).toBe('null');
+    expect(exposed(quote)).toEqual(expect.arrayContaining(['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']));
+    expect(quote.headers.get('x-ratelimit-remaining')).toBe('2');
+
+    const bad = await fetch(`${server.url}/v4/get-quote?${new URLSearchParams(onrampParams({ amount: 'ten' }))}`, { headers: { origin: docsOrigin } });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('access-control-allow-origin')).toBe(docsOrigin);
+    expect(await bad.json()).toMatchObject({ code: 'INVALID_REQUEST' });
+
+    await fetch(`${server.url}/v4/get-routes`, { headers: { origin: docsOrigin } });
+    const limited = await fetch(`${server.url}/v4/get-routes`, { headers: { origin: docsOrigin } });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('access-control-allow-origin')).toBe(docsOrigin);
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(exposed(limited)).toContain('retry-after');
+
+    const afterLimit = await preflight(`${server.url}/v4/get-routes`, docsOrigin, 'GET');
+    expect(afterLimit.status).toBe(204);
+    expect(afterLimit.headers.get('access-control-allow-origin')).toBe(docsOrigin);
+  });
+});
+
+describe('CORS as configured', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await testServer({ config: { cors: { origins: ['https://docs.example.com'], localhost: false, fileOrigin: false } } });
+  });
+  afterAll(() => server.close());
+
+  it('allows exactly the listed origins when localhost and file:// pages are turned off', async () => {
+    const listed = await fetch(`${server.url}/v4/get-routes`, { headers: { origin: 'https://docs.example.com' } });
+    expect(listed.headers.get('access-control-allow-origin')).toBe('https://docs.example.com');
+    for (const origin of [docsOrigin, 'null']) {
+      const response = await preflight(`${server.url}/v4/get-routes`, origin, 'GET');
+      expect(response.headers.get('access-control-allow-origin'), origin).toBeNull();
+    }
+  });
+});
