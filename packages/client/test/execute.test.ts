@@ -4,7 +4,7 @@
  * signatures before it broadcasts. Only the chains' broadcast is the sandbox's: register-tx for
  * Bitcoin, and the source-sent control for the EVM and Solana transactions.
  */
-import { createPublicKey, verify } from 'node:crypto';
+import { createHash, createPublicKey, verify } from 'node:crypto';
 import { VersionedTransaction } from '@solana/web3.js';
 import type { RunningServer } from '@swap-gateway/server';
 import bs58 from 'bs58';
@@ -27,9 +27,10 @@ import {
   type ExecutionProgress,
   type GatewayClient,
   type GatewayQuoteParamsV4,
+  type TronTransaction,
 } from '../src/index.js';
 import { failure } from './support/failure.js';
-import { bitcoinRoot, btcRecipient, evmAccount, sandboxControl, settleSandbox, solanaKeypair, startSandbox, tokens } from './support/sandbox.js';
+import { bitcoinRoot, btcRecipient, evmAccount, sandboxControl, settleSandbox, solanaKeypair, startSandbox, tokens, tronAccount } from './support/sandbox.js';
 
 // Each test runs several requests against a server with a WASM database, on a 2-core machine.
 vi.setConfig({ testTimeout: 30_000 });
@@ -195,6 +196,31 @@ describe('offramp with the viem adapter', () => {
     expect(await recoverTransactionAddress({ serializedTransaction: sent[0]! as never })).toBe(evmAccount.address);
     const { txHash } = progress.events[1] as Extract<ExecutionProgress, { type: 'sent' }>;
     expect(order.srcInfo.txHash).toBe(txHash);
+    expect(stateOf(order).state).toBe('success');
+  });
+});
+
+describe('offramp from Tron with a TronSender of the app', () => {
+  it('gets the transaction with bigint value and fee limit, and its broadcast settles the order', async () => {
+    const quote = await gateway.getQuote({ ...offrampParams, srcChain: 'tron', srcToken: tokens.usdtTron, amount: '500000000', sender: undefined, refundAddress: tronAccount });
+    const progress = progressRecorder();
+    const received: TronTransaction[] = [];
+    const tron = {
+      async sendTransaction(transaction: TronTransaction) {
+        received.push(transaction);
+        // A Tron transaction id: 32 bytes of hex, here a hash of what would be signed.
+        const txid = createHash('sha256').update(transaction.data).digest('hex');
+        await sandboxControl(server, `orders/${orderIdOf(progress.events)}/source-sent`, { txHash: txid });
+        return txid;
+      },
+    };
+    const order = await executeQuote(gateway, quote, { signer: { tron }, onProgress: progress.onProgress, wait });
+    await progress.settled();
+
+    const created = (progress.events[0] as Extract<ExecutionProgress, { type: 'created' }>).order as { offramp: { tx: { type: 'tron'; to: string; data: string; value: string; feeLimit: string } } };
+    const { tx } = created.offramp;
+    expect(received).toEqual([{ to: tx.to, data: tx.data, value: BigInt(tx.value), feeLimit: BigInt(tx.feeLimit) }]);
+    expect(order.srcInfo.txHash).toBe((progress.events[1] as Extract<ExecutionProgress, { type: 'sent' }>).txHash);
     expect(stateOf(order).state).toBe('success');
   });
 });

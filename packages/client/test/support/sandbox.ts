@@ -41,5 +41,8 @@ export const tokens = {
   wbtcEthereum: '0x2260FAC5E5542a773Aa44fBCfeDf7C193bc2C599',
   usdcSolana: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
   usdcBase: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+  usdtTron: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
 };
+/** A Tron account (the app's Tron wallet is not a library adapter here). */
+export const tronAccount = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
 export const btcRecipient = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
