@@ -10,8 +10,8 @@ import type { RunningServer } from '@swap-gateway/server';
 import bs58 from 'bs58';
 import * as bitcoin from 'bitcoinjs-lib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createWalletClient, custom, keccak256, parseTransaction, recoverTransactionAddress, type Hex } from 'viem';
-import { mainnet } from 'viem/chains';
+import { createWalletClient, custom, keccak256, parseTransaction, recoverTransactionAddress, type Chain, type Hex } from 'viem';
+import { base, mainnet } from 'viem/chains';
 import { bitcoinjsSigner } from '../src/adapters/bitcoinjs.js';
 import { solanaSigner } from '../src/adapters/solana-web3.js';
 import { viemSender } from '../src/adapters/viem.js';
@@ -111,9 +111,9 @@ const orderIdOf = (events: ExecutionProgress[]) => events[0]!.orderId;
  * prepare a transaction, and broadcasting the signed transaction tells the sandbox's indexer of it
  * (source-sent with the transaction's hash). `orderId` says which order the transaction is for.
  */
-function sandboxWalletClient(orderId: () => string, sent: Hex[]) {
+function sandboxWalletClient(orderId: () => string, sent: Hex[], chain: Chain = mainnet) {
   const answers: Record<string, unknown> = {
-    eth_chainId: '0x1',
+    eth_chainId: `0x${chain.id.toString(16)}`,
     eth_getTransactionCount: '0x0',
     eth_estimateGas: '0x30d40',
     eth_maxPriorityFeePerGas: '0x3b9aca00',
@@ -121,7 +121,7 @@ function sandboxWalletClient(orderId: () => string, sent: Hex[]) {
   };
   return createWalletClient({
     account: evmAccount,
-    chain: mainnet,
+    chain,
     transport: custom({
       async request({ method, params }: { method: string; params?: unknown }) {
         if (method === 'eth_sendRawTransaction') {
@@ -343,6 +343,25 @@ describe('every step after create-order that fails carries the order id', () => 
     const walletClient = createWalletClient({ account: evmAccount, chain: mainnet, transport: custom({ request: () => Promise.reject(new Error('node unreachable')) }) });
     const error = await executionFailure((events) => executeQuote(gateway, quote, { signer: { evm: viemSender(walletClient) }, onProgress: (event) => events.push(event) }));
     expect(error.step).toBe('send');
+  });
+
+  it('send: the viem wallet client is on another chain than the order, and nothing is sent', async () => {
+    const quote = await gateway.getQuote(offrampParams);
+    const sent: Hex[] = [];
+    let orderId = '';
+    const walletClient = sandboxWalletClient(() => orderId, sent, base);
+    const error = await executionFailure((events) =>
+      executeQuote(gateway, quote, {
+        signer: { evm: viemSender(walletClient) },
+        onProgress: (event) => {
+          events.push(event);
+          orderId = event.orderId;
+        },
+      }),
+    );
+    expect(error.step).toBe('send');
+    expect((error.cause as Error).message).toContain('chain id 1');
+    expect(sent).toEqual([]);
   });
 
   it('wait: the order is not settled in time, and the last order read is kept', async () => {
