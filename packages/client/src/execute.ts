@@ -94,7 +94,8 @@ export async function executeQuote(
             route: 'onramp',
             orderId,
             address: entry.value.address,
-            amount: BigInt((quote as { onramp: { inputAmount: { amount: string } } }).onramp.inputAmount.amount),
+            // create-order answers the route of its quote: an onramp order comes from an onramp quote.
+            amount: BigInt((quote as Extract<GatewayQuoteV4, { onramp: unknown }>).onramp.inputAmount.amount),
             opReturnData: entry.value.op_return_data ?? null,
             psbtHex: entry.value.psbt_hex ?? null,
           }
