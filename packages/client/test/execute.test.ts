@@ -30,7 +30,7 @@ import {
   type TronTransaction,
 } from '../src/index.js';
 import { failure } from './support/failure.js';
-import { bitcoinRoot, btcRecipient, evmAccount, sandboxControl, settleSandbox, solanaKeypair, startSandbox, tokens, tronAccount } from './support/sandbox.js';
+import { bitcoinKey, bitcoinRoot, btcRecipient, evmAccount, sandboxControl, settleSandbox, solanaKeypair, startSandbox, tokens, tronAccount } from './support/sandbox.js';
 
 // Each test runs several requests against a server with a WASM database, on a 2-core machine.
 vi.setConfig({ testTimeout: 30_000 });
@@ -61,12 +61,11 @@ function progressRecorder() {
   };
 }
 
-const bitcoinWallet = bitcoinjsSigner({
-  hdNode: bitcoinRoot,
-  // The sandbox's UTXO listing stands in for the wallet's indexer.
-  utxos: async (address) => (await sandboxControl<{ utxos: { txid: string; vout: number; value: string }[] }>(server, `bitcoin/utxos/${address}`)).utxos,
-  feeRate: 12,
-});
+// The sandbox's UTXO listing stands in for the wallet's indexer.
+const sandboxUtxos = async (address: string) => (await sandboxControl<{ utxos: { txid: string; vout: number; value: string }[] }>(server, `bitcoin/utxos/${address}`)).utxos;
+/** A wallet from an HD node (BIP 84 path by default), and one from a key. */
+const bitcoinWallet = bitcoinjsSigner({ hdNode: bitcoinRoot, utxos: sandboxUtxos, feeRate: 12 });
+const keyWallet = bitcoinjsSigner({ key: bitcoinKey, utxos: sandboxUtxos, feeRate: 12 });
 
 const onrampParams = (extra: Partial<GatewayQuoteParamsV4> = {}): GatewayQuoteParamsV4 => ({
   srcChain: 'bitcoin',
@@ -139,10 +138,13 @@ function sandboxWalletClient(orderId: () => string, sent: Hex[], chain: Chain = 
 }
 
 describe('onramp paid from a bitcoinjs key that owns sandbox UTXOs', () => {
-  it('signs the PSBT of a quote that names the wallet as sender; the server verifies and broadcasts it; it settles', async () => {
-    const quote = await gateway.getQuote(onrampParams({ sender: bitcoinWallet.address }));
+  it.each([
+    ['an HD node', bitcoinWallet, bitcoinRoot.derivePath("m/84'/0'/0'/0/0").publicKey],
+    ['a key', keyWallet, bitcoinKey.publicKey],
+  ] as const)('signs with %s the PSBT of a quote that names the wallet as sender; the server verifies and broadcasts it; it settles', async (_, wallet, publicKey) => {
+    const quote = await gateway.getQuote(onrampParams({ sender: wallet.address, refundAddress: wallet.address }));
     const progress = progressRecorder();
-    const order = await executeQuote(gateway, quote, { signer: { bitcoin: bitcoinWallet }, onProgress: progress.onProgress, wait });
+    const order = await executeQuote(gateway, quote, { signer: { bitcoin: wallet }, onProgress: progress.onProgress, wait });
     await progress.settled();
 
     const orderId = orderIdOf(progress.events);
@@ -157,7 +159,7 @@ describe('onramp paid from a bitcoinjs key that owns sandbox UTXOs', () => {
     const { txid } = progress.events[2] as Extract<ExecutionProgress, { type: 'registered' }>;
     expect(order.srcInfo.txHash).toBe(txid);
     const broadcast = broadcasts().find((hex) => bitcoin.Transaction.fromHex(hex).getId() === txid)!;
-    expect(inputKeys(broadcast).every((key) => key === Buffer.from(bitcoinRoot.derivePath("m/84'/0'/0'/0/0").publicKey).toString('hex'))).toBe(true);
+    expect(inputKeys(broadcast).every((key) => key === Buffer.from(publicKey).toString('hex'))).toBe(true);
   });
 
   it('builds, signs and pays the deposit address with the OP_RETURN when the quote named no sender; it settles', async () => {
@@ -226,7 +228,18 @@ describe('offramp from Tron with a TronSender of the app', () => {
 });
 
 describe('token swap from Solana signed by a @solana/web3.js Keypair', () => {
-  it('signs the decoded message, whose signature verifies, and broadcasts through the sandbox; it settles', async () => {
+  it.each([
+    ['the Keypair', { keypair: solanaKeypair }],
+    [
+      "a wallet's signTransaction",
+      {
+        async signTransaction(transaction: VersionedTransaction) {
+          transaction.sign([solanaKeypair]);
+          return transaction;
+        },
+      },
+    ],
+  ] as const)('signs the decoded message with %s, the signature verifies, and it broadcasts through the sandbox; it settles', async (_, signWith) => {
     const quote = await gateway.getQuote(solanaParams);
     const progress = progressRecorder();
     const sent: VersionedTransaction[] = [];
@@ -239,7 +252,7 @@ describe('token swap from Solana signed by a @solana/web3.js Keypair', () => {
         return signature;
       },
     };
-    const order = await executeQuote(gateway, quote, { signer: { solana: solanaSigner({ connection, keypair: solanaKeypair }) }, onProgress: progress.onProgress, wait });
+    const order = await executeQuote(gateway, quote, { signer: { solana: solanaSigner({ connection, ...signWith }) }, onProgress: progress.onProgress, wait });
     await progress.settled();
 
     const created = (progress.events[0] as Extract<ExecutionProgress, { type: 'created' }>).order as { tokenSwap: { tx: { type: 'solana'; chainId: number; transaction: string } } };

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { Keypair } from '@solana/web3.js';
 import { startServer, type RunningServer } from '@swap-gateway/server';
 import { BIP32Factory } from 'bip32';
+import { ECPairFactory } from 'ecpair';
 import * as ecc from 'tiny-secp256k1';
 import { privateKeyToAccount } from 'viem/accounts';
 
@@ -30,6 +31,8 @@ const seed = (label: string) => createHash('sha256').update(`client tests ${labe
 
 /** The Bitcoin test wallet's HD root (BIP 32), from a fixed seed. */
 export const bitcoinRoot = BIP32Factory(ecc).fromSeed(seed('bitcoin'));
+/** A Bitcoin test key on its own (ECPair), for the signer built from a key. */
+export const bitcoinKey = ECPairFactory(ecc).fromPrivateKey(seed('bitcoin key'));
 /** The EVM test account. */
 export const evmAccount = privateKeyToAccount(`0x${seed('evm').toString('hex')}`);
 /** The Solana test keypair. */
