@@ -18,8 +18,8 @@ import type {
   paths,
 } from '@swap-gateway/types';
 import type { GatewayApi } from './api.js';
-import { GatewayApiError, GatewayError, GatewayTimeoutError } from './errors.js';
-import { type RetryOptions, resolveRetryPolicy, sleep } from './retry.js';
+import { GatewayTimeoutError } from './errors.js';
+import { type RetryOptions, isRetryable, resolveRetryPolicy, sleep } from './retry.js';
 import { type FetchFunction, PreparedRequest, createTransport } from './transport.js';
 import { isSettled } from './unions.js';
 
@@ -188,7 +188,7 @@ export function createGatewayClient(options: GatewayClientOptions = {}): Gateway
         } catch (error) {
           // A read that failed says nothing about the order: wait longer and read again. Answers
           // such as 404 or 400 are not outages and end the wait.
-          if (!isTransientReadFailure(error)) throw error;
+          if (!isRetryable('GET', error)) throw error;
           failedReads++;
         }
         const remaining = deadline - Date.now();
@@ -217,9 +217,4 @@ function resolveBaseUrl({ baseUrl, environment = 'production', environments }: G
 
 function dataOf<T>(call: Promise<{ data: T }>): Promise<T> {
   return call.then(({ data }) => data);
-}
-
-function isTransientReadFailure(error: unknown): boolean {
-  if (!(error instanceof GatewayError)) return false;
-  return !(error instanceof GatewayApiError) || error.status === 429 || error.status >= 500;
 }
