@@ -23,8 +23,8 @@ export interface TransportOptions {
  * again without cloning. A middleware may change `headers` in place or return a new PreparedRequest.
  */
 export class PreparedRequest {
-  readonly url: string;
-  readonly init: RequestInit & { headers: Headers };
+  declare readonly url: string;
+  declare readonly init: RequestInit & { headers: Headers };
 
   constructor(url: string, init: RequestInit = {}) {
     this.url = url;
@@ -96,11 +96,11 @@ async function sendOnce(fetch: FetchFunction, request: PreparedRequest, timeoutM
     if (response.ok) return releasedAfterBody(response, release, failure);
     rawBody = await response.text();
   } catch (cause) {
+    release();
     throw failure(cause);
-  } finally {
-    // A 2xx answer releases the attempt once its body is read.
-    if (!response!?.ok) release();
   }
+  // (A 2xx answer releases the attempt once its body is read.)
+  release();
   throw new GatewayApiError(info, response.status, rawBody, parseRetryAfter(response.headers.get('Retry-After')));
 }
 
