@@ -105,7 +105,7 @@ async function sendOnce(fetch: FetchFunction, request: PreparedRequest, timeoutM
 }
 
 /** The abort reason of a timed-out attempt, told apart from the caller's own abort. */
-const timedOut = Symbol('timeout');
+const timedOut = new Error('timeout');
 
 /**
  * Keeps the attempt's timer running until openapi-fetch has read the body of a 2xx answer (with
