@@ -66,7 +66,8 @@ const adapterLibraries = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?(bitco
 interface Size {
   minified: number;
   gzipped: number;
-  inputs: string[];
+  /** Each module in the bundle and its minified bytes in it (esbuild's metafile). */
+  inputs: [path: string, bytes: number][];
 }
 
 async function bundledSize(contents: string, external: string[] = []): Promise<Size> {
@@ -83,7 +84,10 @@ async function bundledSize(contents: string, external: string[] = []): Promise<S
     write: false,
   });
   const code = result.outputFiles[0]!.contents;
-  return { minified: code.byteLength, gzipped: gzipSync(code, { level: 9 }).byteLength, inputs: Object.keys(result.metafile.inputs) };
+    const inputs = Object.entries(result.metafile.outputs).flatMap(([, output]) =>
+    Object.entries(output.inputs).map(([path, { bytesInOutput }]): [string, number] => [path, bytesInOutput]),
+  );
+  return { minified: code.byteLength, gzipped: gzipSync(code, { level: 9 }).byteLength, inputs };
 }
 
 const kB = (bytes: number) => `${(bytes / 1024).toFixed(2)} kB`;
@@ -92,7 +96,7 @@ async function measureSize(): Promise<boolean> {
   const client = await bundledSize(typicalImport);
   const alone = await bundledSize(openapiFetchOnly);
   const sizeOk = client.gzipped <= sizeBudgetBytes;
-  const leaked = client.inputs.filter((input) => adapterLibraries.test(input));
+  const leaked = client.inputs.map(([path]) => path).filter((path) => adapterLibraries.test(path));
   const row = (label: string, size: Size, note = '') =>
     console.log(`  ${label.padEnd(62)} ${kB(size.minified).padStart(9)} minified   ${kB(size.gzipped).padStart(8)} gzipped${note}`);
   console.log('Size of a typical import (getQuote + createOrder + getOrder + waitForOrder), esbuild --bundle --minify, tree-shaken');
@@ -100,6 +104,10 @@ async function measureSize(): Promise<boolean> {
   row('openapi-fetch alone', alone, '  (same calls, no auth check, errors, retries, polling)');
   console.log(`  budget <= ${kB(sizeBudgetBytes)} gzipped: ${sizeOk ? 'PASS' : 'FAIL'}`);
   console.log(`  adapter libraries (bitcoinjs-lib, viem, @solana/web3.js) in the core import: ${leaked.length ? `FAIL ${leaked.join(', ')}` : 'none, PASS'}`);
+  console.log('  the core import by module, minified bytes in the bundle (gzip compresses the whole, not each):');
+  for (const [path, bytes] of client.inputs.filter(([, bytes]) => bytes > 0).sort((a, b) => b[1] - a[1])) {
+    console.log(`    ${path.replace(/^.*node_modules\//, '').padEnd(60)} ${kB(bytes).padStart(9)}`);
+  }
   console.log();
   console.log('Size of the rest, same bundler settings');
   row('core + executeQuote (getQuote + executeQuote)', await bundledSize(withExecuteQuote));
