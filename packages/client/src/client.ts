@@ -2,7 +2,7 @@
  * createGatewayClient: openapi-fetch over the generated `paths`, with the key, the transport
  * (timeouts, retries, errors) and a thin named layer for the flow of the API.
  */
-import createClient, { type Client, createQuerySerializer } from 'openapi-fetch';
+import createClient, { createQuerySerializer } from 'openapi-fetch';
 import type {
   GatewayCreateOrderV3,
   GatewayMaxSpendableV4,
@@ -17,8 +17,9 @@ import type {
   GatewayRoutesV4,
   paths,
 } from '@swap-gateway/types';
-import { GatewayApiError, GatewayError, GatewayTimeoutError } from './errors.js';
-import { type RetryOptions, resolveRetryPolicy, sleep } from './retry.js';
+import type { GatewayApi } from './api.js';
+import { GatewayTimeoutError } from './errors.js';
+import { type RetryOptions, isRetryable, resolveRetryPolicy, sleep } from './retry.js';
 import { type FetchFunction, PreparedRequest, createTransport } from './transport.js';
 import { isSettled } from './unions.js';
 
@@ -73,13 +74,16 @@ export interface WaitForOrderOptions extends CallOptions {
   maxIntervalMs?: number;
   /** Give up with a `GatewayTimeoutError` after this long. Default: never. */
   timeoutMs?: number;
-  /** Called with every order read, settled or not. */
+  /** Called with the first order read, then each time it differs from the one read before (settled or not). */
   onUpdate?: (order: GatewayOrderInfoV3) => void;
 }
 
 export interface GatewayClient {
-  /** Every V4 and V3 operation, typed from the document: `api.GET('/v4/get-order/{id}', ...)`. Non-2xx answers throw. */
-  readonly api: Client<paths>;
+  /**
+   * Every V4 and V3 operation, typed from the document: `api.GET('/v4/get-order/{id}', ...)` resolves
+   * to `{ data, response }` with the success body; non-2xx answers throw.
+   */
+  readonly api: GatewayApi;
   readonly baseUrl: string;
   /** GET /v4/get-routes */
   getRoutes(options?: CallOptions): Promise<GatewayRoutesV4>;
@@ -117,6 +121,7 @@ export function createGatewayClient(options: GatewayClientOptions = {}): Gateway
     );
   }
   const baseUrl = resolveBaseUrl(options);
+  // The transport throws on every non-2xx answer, so openapi-fetch's `{ error }` branch never happens.
   const api = createClient<paths>({
     baseUrl,
     headers: apiKey === undefined ? options.headers : { ...options.headers, Authorization: `Bearer ${apiKey}` },
@@ -130,7 +135,7 @@ export function createGatewayClient(options: GatewayClientOptions = {}): Gateway
     }) as unknown as (request: Request) => Promise<Response>,
     // Built once: openapi-fetch would otherwise build the default serializer on every call.
     querySerializer: createQuerySerializer(),
-  });
+  }) as GatewayApi;
 
   const getOrder = (id: string, { signal }: CallOptions = {}) =>
     dataOf(api.GET('/v4/get-order/{id}', { params: { path: { id } }, signal }));
@@ -170,16 +175,20 @@ export function createGatewayClient(options: GatewayClientOptions = {}): Gateway
       const deadline = timeoutMs === undefined ? Infinity : Date.now() + timeoutMs;
       let failedReads = 0;
       let lastOrder: GatewayOrderInfoV3 | undefined;
+      let lastSeen: string | undefined;
       for (;;) {
         try {
           lastOrder = await getOrder(id, { signal });
           failedReads = 0;
-          onUpdate?.(lastOrder);
+          // An answer is a fresh JSON document, so comparing its text tells a change.
+          const seen = JSON.stringify(lastOrder);
+          if (seen !== lastSeen) onUpdate?.(lastOrder);
+          lastSeen = seen;
           if (isSettled(lastOrder)) return lastOrder;
         } catch (error) {
           // A read that failed says nothing about the order: wait longer and read again. Answers
           // such as 404 or 400 are not outages and end the wait.
-          if (!isTransientReadFailure(error)) throw error;
+          if (!isRetryable('GET', error)) throw error;
           failedReads++;
         }
         const remaining = deadline - Date.now();
@@ -206,12 +215,6 @@ function resolveBaseUrl({ baseUrl, environment = 'production', environments }: G
   return address;
 }
 
-/** The transport throws on every non-2xx answer, so a settled call always carries its success body. */
-function dataOf<T>(call: Promise<{ data?: T }>): Promise<T> {
-  return call.then(({ data }) => data as T);
-}
-
-function isTransientReadFailure(error: unknown): boolean {
-  if (!(error instanceof GatewayError)) return false;
-  return !(error instanceof GatewayApiError) || error.status === 429 || error.status >= 500;
+function dataOf<T>(call: Promise<{ data: T }>): Promise<T> {
+  return call.then(({ data }) => data);
 }

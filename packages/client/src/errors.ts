@@ -14,8 +14,10 @@ export interface GatewayRequestInfo {
 /** Common base of the client's errors; `kind` tells them apart. */
 export abstract class GatewayError extends Error {
   abstract readonly kind: 'http' | 'network' | 'timeout';
-  readonly method: string;
-  readonly url: string;
+  // Declared, not defined: the constructor sets them (fields without an initializer would be
+  // emitted as class fields that the constructor then overwrites, bytes in every bundle).
+  declare readonly method: string;
+  declare readonly url: string;
 
   constructor(message: string, request: GatewayRequestInfo, options?: { cause?: unknown }) {
     super(message, options);
@@ -32,33 +34,36 @@ export class GatewayApiError<Code extends GatewayErrorCodeV4 = GatewayErrorCodeV
   readonly kind = 'http' as const;
   override readonly name = 'GatewayApiError';
   /** HTTP status of the answer. */
-  readonly status: number;
+  declare readonly status: number;
   /** Stable error code (V3 operations answer V3 codes, a subset of V4's). */
-  readonly code: Code | undefined;
+  declare readonly code: Code | undefined;
   /** Human-readable message of the error body. */
-  readonly error: string | undefined;
+  declare readonly error: string | undefined;
   /** One of the detail shapes, or null; undefined when the body has no `details`. */
-  readonly details: GatewayErrorDetails | undefined;
+  declare readonly details: GatewayErrorDetails | undefined;
   /** The parsed JSON body, or undefined when it is not JSON. */
-  readonly body: unknown;
+  declare readonly body: unknown;
   /** The body as received. */
-  readonly rawBody: string;
+  declare readonly rawBody: string;
   /** The delay the server asked for with `Retry-After`, in milliseconds. */
-  readonly retryAfterMs: number | undefined;
+  declare readonly retryAfterMs: number | undefined;
 
   constructor(request: GatewayRequestInfo, status: number, rawBody: string, retryAfterMs?: number) {
     const body = parseJson(rawBody);
-    const structured = isErrorBody(body) ? body : undefined;
-    const summary = structured
-      ? [structured.code, structured.error].filter((part) => typeof part === 'string').join(': ')
-      : rawBody.slice(0, 200);
+    // Reading the fields of whatever was parsed (a primitive or an array has none of them) is the
+    // check that the body is the structured error: an object with a string `code` or `error`.
+    const fields = (body ?? {}) as { code?: unknown; error?: unknown; details?: unknown };
+    const code = typeof fields.code === 'string' ? (fields.code as Code) : undefined;
+    const error = typeof fields.error === 'string' ? fields.error : undefined;
+    const structured = code !== undefined || error !== undefined;
+    const summary = structured ? [code, error].filter((part) => part !== undefined).join(': ') : rawBody.slice(0, 200);
     super(`${request.method} ${request.url} answered ${status}${summary ? ` ${summary}` : ''}`, request);
     this.status = status;
     this.rawBody = rawBody;
     this.body = body;
-    this.code = typeof structured?.code === 'string' ? (structured.code as Code) : undefined;
-    this.error = typeof structured?.error === 'string' ? structured.error : undefined;
-    this.details = structured && 'details' in structured ? (structured.details as GatewayErrorDetails) : undefined;
+    this.code = code;
+    this.error = error;
+    this.details = structured ? (fields.details as GatewayErrorDetails | undefined) : undefined;
     this.retryAfterMs = retryAfterMs;
   }
 }
@@ -80,8 +85,8 @@ export class GatewayNetworkError extends GatewayError {
 export class GatewayTimeoutError extends GatewayError {
   readonly kind = 'timeout' as const;
   override readonly name = 'GatewayTimeoutError';
-  readonly timeoutMs: number;
-  readonly lastOrder: GatewayOrderInfoV3 | undefined;
+  declare readonly timeoutMs: number;
+  declare readonly lastOrder: GatewayOrderInfoV3 | undefined;
 
   constructor(message: string, request: GatewayRequestInfo, timeoutMs: number, lastOrder?: GatewayOrderInfoV3) {
     super(message, request);
@@ -117,19 +122,6 @@ export function isGatewayNetworkError(value: unknown): value is GatewayNetworkEr
 
 export function isGatewayTimeoutError(value: unknown): value is GatewayTimeoutError {
   return value instanceof GatewayTimeoutError;
-}
-
-interface ErrorBodyFields {
-  code?: unknown;
-  error?: unknown;
-  details?: unknown;
-}
-
-/** The structured error body (V3, V4 or register-tx): an object with a string `code` or `error`. */
-function isErrorBody(body: unknown): body is ErrorBodyFields {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
-  const { code, error } = body as ErrorBodyFields;
-  return typeof code === 'string' || typeof error === 'string';
 }
 
 function parseJson(text: string): unknown {

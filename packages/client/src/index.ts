@@ -24,4 +24,23 @@ export type { RetryOptions } from './retry.js';
 export { PreparedRequest, type FetchFunction } from './transport.js';
 export { isRoute, isSettled, registeredTxid, routeOf, stateOf, type KeyedEntry } from './unions.js';
 export { decodeSolanaTransaction } from './solana.js';
+export type { GatewayApi, GatewayApiMethod, GatewayApiResponse } from './api.js';
+export {
+  executeQuote,
+  OrderExecutionError,
+  type ExecuteQuoteOptions,
+  type ExecutionProgress,
+  type ExecutionStep,
+  type PaymentRequest,
+} from './execute.js';
+export type {
+  BitcoinPayment,
+  BitcoinSigner,
+  EvmSender,
+  EvmTransaction,
+  Signers,
+  SolanaSigner,
+  TronSender,
+  TronTransaction,
+} from './signers.js';
 export type * from '@swap-gateway/types';

@@ -4,6 +4,7 @@
  * server processed nothing: after a 5xx or a lost answer the order may exist or the payment may have
  * been broadcast, so sending it again is the caller's decision.
  */
+import { type GatewayClientError, isGatewayError } from './errors.js';
 
 export interface RetryOptions {
   /** Attempts after the first one. Default 2. */
@@ -25,12 +26,14 @@ export function resolveRetryPolicy(option: RetryOptions | false | undefined): Re
   return option === false ? { ...defaults, retries: 0 } : { ...defaults, ...option };
 }
 
-/** What went wrong with one attempt: an HTTP status, or no answer at all. */
-export type AttemptFailure = number | 'network' | 'timeout';
-
-export function isRetryable(method: string, failure: AttemptFailure): boolean {
-  if (failure === 429) return true;
-  return method === 'GET' && (typeof failure !== 'number' || failure >= 500);
+/**
+ * Whether a failed attempt of a `method` request may be sent again: one of the client's errors that
+ * says the server processed nothing (429), or, for a read, an outage (no answer, timeout, 5xx).
+ */
+export function isRetryable(method: string, error: unknown): error is GatewayClientError {
+  if (!isGatewayError(error)) return false;
+  if (error.kind === 'http') return error.status === 429 || (method === 'GET' && error.status >= 500);
+  return method === 'GET';
 }
 
 /** "Full jitter" exponential backoff: a random delay up to base * 2^attempt, capped. */

@@ -4,14 +4,7 @@
  * client's errors, so every operation either returns its success body or throws.
  */
 import { GatewayApiError, GatewayNetworkError, GatewayTimeoutError, type GatewayRequestInfo } from './errors.js';
-import {
-  type AttemptFailure,
-  type RetryPolicy,
-  backoffDelay,
-  isRetryable,
-  parseRetryAfter,
-  sleep,
-} from './retry.js';
+import { type RetryPolicy, backoffDelay, isRetryable, parseRetryAfter, sleep } from './retry.js';
 
 /** The signature of `globalThis.fetch`. */
 export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -30,8 +23,8 @@ export interface TransportOptions {
  * again without cloning. A middleware may change `headers` in place or return a new PreparedRequest.
  */
 export class PreparedRequest {
-  readonly url: string;
-  readonly init: RequestInit & { headers: Headers };
+  declare readonly url: string;
+  declare readonly init: RequestInit & { headers: Headers };
 
   constructor(url: string, init: RequestInit = {}) {
     this.url = url;
@@ -55,37 +48,23 @@ export function createTransport({ fetch, timeoutMs, retry }: TransportOptions): 
   return async function send(request) {
     const info: GatewayRequestInfo = { method: request.method, url: request.url };
     for (let attempt = 0; ; attempt++) {
-      let failure: AttemptFailure;
-      let error: GatewayApiError | GatewayNetworkError | GatewayTimeoutError;
-      let retryAfterMs: number | undefined;
       try {
-        const { response, errorBody } = await sendOnce(fetch, request, timeoutMs, info);
-        if (errorBody === undefined) return response;
-        retryAfterMs = parseRetryAfter(response.headers.get('Retry-After'));
-        failure = response.status;
-        error = new GatewayApiError(info, response.status, errorBody, retryAfterMs);
-      } catch (thrown) {
-        if (!(thrown instanceof GatewayNetworkError || thrown instanceof GatewayTimeoutError)) throw thrown;
-        failure = thrown.kind;
-        error = thrown;
+        return await sendOnce(fetch, request, timeoutMs, info);
+      } catch (error) {
+        if (attempt >= retry.retries || !isRetryable(request.method, error)) throw error;
+        const retryAfterMs = error.kind === 'http' ? error.retryAfterMs : undefined;
+        if (retryAfterMs !== undefined && retryAfterMs > retry.maxRetryAfterMs) throw error;
+        await sleep(Math.max(retryAfterMs ?? 0, backoffDelay(retry, attempt)), request.signal);
       }
-      if (attempt >= retry.retries || !isRetryable(request.method, failure)) throw error;
-      if (retryAfterMs !== undefined && retryAfterMs > retry.maxRetryAfterMs) throw error;
-      await sleep(Math.max(retryAfterMs ?? 0, backoffDelay(retry, attempt)), request.signal);
     }
   };
 }
 
 /**
- * One attempt. The body of an error answer is read here; a 2xx answer is handed back unread, and
- * openapi-fetch reads it under the same timeout.
+ * One attempt: a 2xx answer, handed back with its body unread (openapi-fetch reads it under the same
+ * timeout), or one of the client's errors, with the body of an error answer read here.
  */
-async function sendOnce(
-  fetch: FetchFunction,
-  request: PreparedRequest,
-  timeoutMs: number,
-  info: GatewayRequestInfo,
-): Promise<{ response: Response; errorBody?: string }> {
+async function sendOnce(fetch: FetchFunction, request: PreparedRequest, timeoutMs: number, info: GatewayRequestInfo): Promise<Response> {
   const caller = request.signal;
   caller?.throwIfAborted();
   const timed = timeoutMs > 0 && timeoutMs < Infinity;
@@ -110,17 +89,19 @@ async function sendOnce(
     // (a SyntaxError of a 2xx body that is not JSON) is not a network failure.
     return cause instanceof TypeError ? new GatewayNetworkError(info, cause) : cause;
   };
-  let handedOver = false;
+  let response: Response;
+  let rawBody: string;
   try {
-    const response = await fetch(request.url, signal ? { ...request.init, signal } : request.init);
-    if (!response.ok) return { response, errorBody: await response.text() };
-    handedOver = true;
-    return { response: releasedAfterBody(response, release, failure) };
+    response = await fetch(request.url, signal ? { ...request.init, signal } : request.init);
+    if (response.ok) return releasedAfterBody(response, release, failure);
+    rawBody = await response.text();
   } catch (cause) {
+    release();
     throw failure(cause);
-  } finally {
-    if (!handedOver) release();
   }
+  // (A 2xx answer releases the attempt once its body is read.)
+  release();
+  throw new GatewayApiError(info, response.status, rawBody, parseRetryAfter(response.headers.get('Retry-After')));
 }
 
 /** The abort reason of a timed-out attempt, told apart from the caller's own abort. */

@@ -12,7 +12,15 @@ import type {
   GatewayQuoteV4Of,
   GatewayRegisterTxV4,
 } from '@swap-gateway/types';
-import { createGatewayClient, isGatewayApiError, routeOf, stateOf } from '../src/index.js';
+import {
+  createGatewayClient,
+  executeQuote,
+  isGatewayApiError,
+  routeOf,
+  stateOf,
+  type OrderExecutionError,
+  type PaymentRequest,
+} from '../src/index.js';
 
 const client = createGatewayClient();
 
@@ -63,6 +71,15 @@ describe('named layer', () => {
     void client.api.GET('/v2/get-order/{id}', { params: { path: { id: 'x' } } });
     void client.api.PATCH('/v4/register-tx', { body: { onramp: { order_id: 'o', bitcoin_tx_hex: '00' } } });
   });
+
+  test('the raw client resolves to the success body, with no error branch (the transport throws)', async () => {
+    const answer = await client.api.GET('/v4/get-order/{id}', { params: { path: { id: 'x' } } });
+    expectTypeOf(answer.data).toEqualTypeOf<GatewayOrderInfoV3>();
+    expectTypeOf(answer.response).toEqualTypeOf<Response>();
+    expectTypeOf(answer).not.toHaveProperty('error');
+    const created = await client.api.POST('/v4/create-order', { body: {} as GatewayQuoteV4 });
+    expectTypeOf(created.data).toEqualTypeOf<GatewayCreateOrderV3>();
+  });
 });
 
 describe('helpers narrow', () => {
@@ -86,5 +103,25 @@ describe('helpers narrow', () => {
     if (isGatewayApiError(error, 'MISSING_REFUND_ADDRESS')) expectTypeOf(error.code).toEqualTypeOf<'MISSING_REFUND_ADDRESS'>();
     // @ts-expect-error not a code of the document
     isGatewayApiError(error, 'NOT_A_CODE');
+  });
+});
+
+describe('executeQuote', () => {
+  const quote = {} as GatewayQuoteV4;
+  test('with a signer it resolves to the settled order, without one to what the user must pay or sign', () => {
+    expectTypeOf(executeQuote(client, quote, { signer: {} })).resolves.toEqualTypeOf<GatewayOrderInfoV3>();
+    expectTypeOf(executeQuote(client, quote)).resolves.toEqualTypeOf<PaymentRequest>();
+    expectTypeOf(executeQuote(client, quote, { onProgress: () => {} })).resolves.toEqualTypeOf<PaymentRequest>();
+  });
+
+  test('a PaymentRequest narrows by route', () => {
+    const request = {} as PaymentRequest;
+    if (request.route === 'onramp') expectTypeOf(request.amount).toEqualTypeOf<bigint>();
+    else expectTypeOf(request.tx.type).toEqualTypeOf<'evm' | 'tron' | 'solana'>();
+  });
+
+  test('errors name the order and the step', () => {
+    expectTypeOf<OrderExecutionError['orderId']>().toEqualTypeOf<string>();
+    expectTypeOf<OrderExecutionError['step']>().toEqualTypeOf<'sign' | 'register' | 'send' | 'wait'>();
   });
 });

@@ -64,8 +64,24 @@ test('reads through 5xx, 429 and network failures, and only then returns', async
   const settled = await client.waitForOrder('id', { intervalMs: 2, onUpdate: (o) => updates.push(stateOf(o).state) });
   expect(settled).toEqual(orders.success);
   expect(reads()).toBe(7);
-  // The failed reads did not produce an update, let alone a final one.
-  expect(updates).toEqual(['inProgress', 'inProgress', 'success']);
+  // The failed reads did not produce an update, let alone a final one, and the second read of the
+  // same order is no update either.
+  expect(updates).toEqual(['inProgress', 'success']);
+});
+
+test('calls onUpdate with the first order read and then only when the order changed', async () => {
+  const client = scripted([
+    order('inProgress'),
+    order('inProgress'),
+    order('inProgressPendingBtcPayment'),
+    order('inProgressPendingBtcPayment'),
+    order('inProgressPendingBtcPayment'),
+    order('success'),
+  ]);
+  const updates: GatewayOrderInfoV3[] = [];
+  await client.waitForOrder('id', { intervalMs: 2, onUpdate: (o) => updates.push(o) });
+  expect(reads()).toBe(6);
+  expect(updates).toEqual([orders.inProgress, orders.inProgressPendingBtcPayment, orders.success]);
 });
 
 test('backs off after failed reads: the delay doubles with each one', async () => {

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { VersionedTransaction } from '@solana/web3.js';
 import * as bitcoin from 'bitcoinjs-lib';
-import { decodeFunctionData } from 'viem';
+import { decodeFunctionData, isAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayAbi } from '../src/chains/transactions.js';
 import { sandboxConfigFile, type GatewayConfig, type RunningServer } from '../src/index.js';
@@ -65,6 +65,8 @@ describe('create-order', () => {
     const { quote, created } = await order(offrampParams());
     const tx = created.offramp.tx;
     expect(tx).toMatchObject({ type: 'evm', to: quote.offramp.txTo, value: '0', chain: 'ethereum' });
+    // Wallets (viem) refuse a mixed-case address whose EIP-55 checksum is wrong.
+    expect(isAddress(tx.to, { strict: true })).toBe(true);
     const call = decodeFunctionData({ abi: gatewayAbi, data: tx.data });
     expect(call.functionName).toBe('createOrder');
     expect(call.args[2]).toBe(5000000n);

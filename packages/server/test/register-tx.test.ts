@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimulatedBitcoin } from '../src/chains/bitcoin.js';
 import type { RunningServer } from '../src/index.js';
 import { client, onrampParams, rawPayment, testServer } from './helpers.js';
-import { signedPayment, wallet, type ScriptType } from './wallets.js';
+import { signedPayment, simulatedUtxos, wallet, type ScriptType } from './wallets.js';
 
 const types: ScriptType[] = ['p2wpkh', 'p2pkh', 'p2sh-p2wpkh', 'p2wsh', 'p2tr'];
 const denied = ['p2sh-p2wpkh', 'p2wsh', 'p2tr'].map((type) => wallet(type as ScriptType, `denied ${type}`));
@@ -70,6 +70,27 @@ describe('register-tx verifies the inputs', () => {
     await fund(payer.address);
     const hex = await signedPayment(payer, [{ address: order.address, value: 1000000n }, { opReturn: order.op_return_data, value: 0n }]);
     expect(await register(order.order_id, hex)).toMatchObject({ status: 400, body: { code: 'NON_COMPLIANT_ADDRESSES', details: { addresses: [payer.address] } } });
+  });
+});
+
+describe('GET /sandbox/bitcoin/utxos/{address}', () => {
+  it('lists the outputs the chain gives the address, which a payment built from them may spend', async () => {
+    const order = await onrampOrder();
+    const payer = wallet('p2wpkh', 'utxo lister');
+    const listed = await api.get(`/sandbox/bitcoin/utxos/${payer.address}`);
+    expect(listed.status).toBe(200);
+    const expected = await simulatedUtxos(payer.address);
+    expect(listed.body).toEqual({ utxos: expected.map((utxo) => ({ ...utxo, value: utxo.value.toString() })) });
+    // Listing alone lets the chain know the outputs: register-tx finds and verifies them.
+    const hex = await signedPayment(payer, [{ address: order.address, value: 1000000n }, { opReturn: order.op_return_data, value: 0n }]);
+    expect((await register(order.order_id, hex)).status).toBe(200);
+  });
+
+  it('refuses what is not an address of the network', async () => {
+    expect(await api.get('/sandbox/bitcoin/utxos/tb1qnotanaddress')).toMatchObject({
+      status: 400,
+      body: { code: 'INVALID_REQUEST', details: { expected: 'a Bitcoin address', actual: 'tb1qnotanaddress' } },
+    });
   });
 });
 

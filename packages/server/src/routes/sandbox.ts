@@ -1,10 +1,12 @@
 /**
  * Sandbox control, outside /v3 and /v4: tell the simulated indexers that a user sent a source
  * transaction, force an order's outcome, move the clock forward, look at the market maker's
- * liquidity, make the next requests fail unexpectedly. Only registered when the configuration
+ * liquidity, list the UTXOs the simulated Bitcoin chain gives an address (what a wallet's UTXO
+ * source would answer), make the next requests fail unexpectedly. Only registered when the configuration
  * enables the sandbox; registered before the document's routes so that its hook applies to them.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isValidAddress } from '../chains/addresses.js';
 import { GatewayError, invalidRequest } from '../http/errors.js';
 import type { ForcedOutcome } from '../orders/lifecycle.js';
 import type { Services } from '../services.js';
@@ -17,7 +19,7 @@ const outcomes: ForcedOutcome[] = ['success', 'failed', 'refunded'];
 const maxAdvanceSeconds = 10 * 365 * 86_400;
 
 export async function sandboxRoutes(app: FastifyInstance, services: Services): Promise<void> {
-  const { lifecycle, view, clock, db } = services;
+  const { lifecycle, view, clock, db, bitcoin } = services;
   const render = (order: Parameters<typeof view.render>[0]) => view.render(order, clock.now());
 
   // Faults on request, so that integrators (and the contract suite) see how the API answers one.
@@ -57,6 +59,15 @@ export async function sandboxRoutes(app: FastifyInstance, services: Services): P
     clock.advance(seconds);
     await lifecycle.tick();
     return { now: new Date(clock.now()).toISOString() };
+  });
+
+  // A wallet that builds its own payment needs its outputs and their funding transactions, as an
+  // indexer would give them; the simulated chain then knows them when register-tx looks them up.
+  app.get('/sandbox/bitcoin/utxos/:address', async (request: FastifyRequest<{ Params: { address: string } }>) => {
+    const { address } = request.params;
+    if (!isValidAddress('bitcoin', address, bitcoin.network)) throw invalidRequest(`${address} is not a Bitcoin address of this network`, { expected: 'a Bitcoin address', actual: address });
+    const utxos = await bitcoin.utxos(address);
+    return { utxos: utxos.map(({ txid, vout, value, transactionHex }) => ({ txid, vout, value: value.toString(), transactionHex })) };
   });
 
   app.get('/sandbox/liquidity', async () => ({
