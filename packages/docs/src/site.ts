@@ -167,6 +167,7 @@ export function referenceTemplate(options: { href: string; title: string }): str
 <link rel="icon" href="/assets/logo.svg" type="image/svg+xml">
 ${headAssets}
 <script src="/assets/console-links.js"></script>
+<script src="/assets/samples.js" defer></script>
 <style>body { margin: 0; }</style>
 {{{redocHead}}}
 </head>

@@ -174,6 +174,33 @@ describe.skipIf(skipBrowser)('the docs site in Chromium', { timeout: 120_000 }, 
     await page.close();
   });
 
+  it('shares the language chosen between the guides and the samples of the reference, both ways', async () => {
+    const page = await open('guides/code-samples.html');
+    await page.locator('.sample-group').first().locator('.sample-tab', { hasText: 'Python' }).click();
+    // The samples panels Redoc has rendered, by the operation's path, with the language its menu button shows as selected.
+    const panels = () => page.locator('.panel-request-samples').evaluateAll((found) => found.map((panel) => {
+      const texts = Array.from(panel.querySelectorAll('button[aria-haspopup="menu"]'), (button) => button.textContent!.trim());
+      return { path: texts.find((text) => text.includes('/v4/')), language: texts.find((text) => ['curl', 'TypeScript', 'Python'].includes(text)) };
+    }));
+    const languageOf = async (path: string) => (await panels()).find((panel) => panel.path?.endsWith(path))?.language;
+    const languagesShown = async () => new Set((await panels()).map((panel) => panel.language));
+    await page.goto(new URL(`${referencePages.v4.href}#/v4/createorderv4`, site.url).href);
+    await expect.poll(() => languageOf('/v4/create-order'), settle).toBe('Python');
+    // A panel Redoc renders later, as the reader moves to another operation, follows too.
+    await page.locator('a[href="#/v4/getorderv4"]').first().click();
+    await expect.poll(() => languageOf('/v4/get-order/{id}'), settle).toBe('Python');
+    expect(await languagesShown()).toEqual(new Set(['Python']));
+    // The reader picks curl in Redoc's menu: saved for the guides.
+    await page.locator('.panel-request-samples button[aria-haspopup="menu"]', { hasText: /^Python$/ }).first().click();
+    await page.locator('[role="menu"] [role="menuitem"]:visible', { hasText: /^curl$/ }).click();
+    await expect.poll(languagesShown, settle).toEqual(new Set(['curl']));
+    await page.goto(new URL('guides/code-samples.html', site.url).href);
+    // Every group written in curl shows curl (a flow written only in TypeScript and Python shows its first).
+    const selectedTabs = async () => new Set(await page.locator('.sample-group:has(.sample-tab[data-language="curl"]) .sample-tab[aria-selected="true"]').allTextContents());
+    await expect.poll(selectedTabs, settle).toEqual(new Set(['curl']));
+    await page.close();
+  });
+
   it('has a network guard that does see a request to another host', async () => {
     // The guard of the last test, proven on a page of its own: an image from another host is blocked and recorded.
     const probe = await browser.newContext();
