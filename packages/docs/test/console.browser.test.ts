@@ -134,6 +134,36 @@ describe.skipIf(skipBrowser)('the request console in Chromium, against the sandb
     }
   });
 
+  it('keeps the gateway chosen across console pages and reloads, and sends to it', async () => {
+    // A context of its own, so that no other test's choice is in its storage.
+    const reader = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await blockOutsideLocalhost(reader, outsideRequests);
+    const page = await reader.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const chosen = async () => ({ server: await page.locator('.servers select').inputValue(), baseUrl: await page.locator('input[data-variable="baseUrl"]').inputValue().catch(() => undefined) });
+    await page.goto(new URL(consolePages.v3.href, site.url).href);
+    await page.locator('.servers select').selectOption('{baseUrl}');
+    await page.locator('input[data-variable="baseUrl"]').fill(server.url);
+
+    await page.goto(new URL(`${consolePages.v4.href}${consoleAnchor(bundles.v4, 'getRoutesV4')}`, site.url).href);
+    await expect.poll(chosen, { timeout: 15_000 }).toEqual({ server: '{baseUrl}', baseUrl: server.url });
+    await page.reload();
+    await expect.poll(chosen, { timeout: 15_000 }).toEqual({ server: '{baseUrl}', baseUrl: server.url });
+    // The request goes to the gateway restored, with nothing typed on this page.
+    const operation = page.locator('[id$="-getRoutesV4"].opblock');
+    await operation.waitFor({ state: 'visible' });
+    if (!(await operation.locator('.execute').isVisible())) await operation.locator('.opblock-summary').first().click();
+    const answered = await execute(operation);
+    expect(answered.status).toBe('200');
+    expect(answered.verdict).toMatch(/^Matches the document: 200/);
+
+    // Another choice replaces it: the mock, on the next page.
+    await page.locator('.servers select').selectOption('http://127.0.0.1:4010');
+    await page.goto(new URL(consolePages.v3.href, site.url).href);
+    await expect.poll(async () => (await chosen()).server, { timeout: 15_000 }).toBe('http://127.0.0.1:4010');
+    await reader.close();
+  });
+
   it('made no request outside localhost and threw no page error', () => {
     expect(outsideRequests, 'requests outside localhost').toEqual([]);
     expect(pageErrors, 'page errors').toEqual([]);

@@ -1,10 +1,12 @@
 /**
  * The request console of the docs (browser code, bundled by the build into assets/try-it.js): Swagger
  * UI (swagger-ui-dist, loaded beside it) with the version's document, and a plugin that shows, above
- * every answer, whether it keeps the document's contract (contract.ts).
+ * every answer, whether it keeps the document's contract (contract.ts), and the gateway the reader
+ * chose kept for the next visit (gateway-choice.ts).
  */
 import { createSchemaValidator, type OpenApiDocument } from '@swap-gateway/openapi';
 import { checkAnswer } from './contract.js';
+import { gatewayChoice, type ConsoleSystem } from './gateway-choice.js';
 
 interface ImmutableMap {
   get(key: string): unknown;
@@ -23,7 +25,7 @@ interface SwaggerSystem {
 
 declare global {
   interface Window {
-    SwaggerUIBundle(options: Record<string, unknown>): unknown;
+    SwaggerUIBundle(options: Record<string, unknown>): ConsoleSystem;
     swapGatewayConsole(options: { spec: OpenApiDocument; domId: string }): void;
   }
 }
@@ -57,8 +59,9 @@ window.swapGatewayConsole = ({ spec, domId }) => {
       },
     },
   });
-  window.SwaggerUIBundle({
-    spec,
+  const gateway = gatewayChoice(spec);
+  const system = window.SwaggerUIBundle({
+    spec: gateway.spec,
     dom_id: domId,
     deepLinking: true,
     tryItOutEnabled: true,
@@ -68,6 +71,8 @@ window.swapGatewayConsole = ({ spec, domId }) => {
     persistAuthorization: true,
     // Swagger UI would otherwise send the document to validator.swagger.io for a badge.
     validatorUrl: null,
-    plugins: [contractPlugin],
+    plugins: [contractPlugin, gateway.plugin],
+    // Once the operations are shown, the gateway chosen on an earlier visit is chosen again.
+    onComplete: () => gateway.restore(system),
   });
 };
