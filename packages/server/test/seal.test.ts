@@ -14,4 +14,12 @@ describe('canonicalJson', () => {
   it('orders keys by UTF-16 code units, as the seals already issued were made', () => {
     expect(canonicalJson({ b: 1, B: 2, _: 3, '10': 4, '9': 5, ä: 6 })).toBe('{"10":4,"9":5,"B":2,"_":3,"b":1,"ä":6}');
   });
+
+  it('escapes strings and keys exactly as JSON.stringify does', () => {
+    const strings = ['plain', 'quote " and \\ backslash', 'tab\tnew\nline\u0001\u001f', 'del \u007f é €', 'pair \ud83d\ude00', 'lone \ud800 and \udfff', ''];
+    for (const text of strings) {
+      expect(canonicalJson(text)).toBe(JSON.stringify(text));
+      expect(canonicalJson({ [text]: text })).toBe(`{${JSON.stringify(text)}:${JSON.stringify(text)}}`);
+    }
+  });
 });

@@ -58,8 +58,10 @@ export class QuoteSeal {
  * from the document drop null fields when they pass a quote through their models.
  */
 export function canonicalJson(value: unknown): string {
-  // Hand-rolled loops: this runs over every quote get-quote seals and create-order opens, and the
-  // entries/filter/sort/map/join version was a third of get-quote's own work.
+  // Hand-rolled loops and strings quoted without a JSON.stringify call where nothing needs escaping:
+  // this runs over every quote get-quote seals and create-order opens, and a generic version was
+  // most of get-quote's own work.
+  if (typeof value === 'string') return jsonString(value);
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) {
     let text = '[';
@@ -71,7 +73,12 @@ export function canonicalJson(value: unknown): string {
   for (const key of Object.keys(record).sort()) {
     const item = record[key];
     if (item === undefined || item === null) continue;
-    text += `${text.length > 1 ? ',' : ''}${JSON.stringify(key)}:${canonicalJson(item)}`;
+    text += `${text.length > 1 ? ',' : ''}${jsonString(key)}:${canonicalJson(item)}`;
   }
   return `${text}}`;
 }
+
+/** What JSON.stringify escapes: quote, backslash, control characters, surrogates (lone ones; pairs are left to it too). */
+const needsEscape = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+const jsonString = (text: string): string => (needsEscape.test(text) ? JSON.stringify(text) : `"${text}"`);
