@@ -1,6 +1,6 @@
 /** Targets of the bench, each a process of its own on a free loopback port, started and stopped here. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { freePort } from '../test/postgres-cluster.js';
+import { freePort } from '../src/dev/postgres-cluster.js';
 
 export interface TargetProcess {
   url: string;

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { sandboxConfigFile, type GatewayConfig } from '../src/config/config.js';
-import { findPostgres, startPostgres, type PostgresCluster } from '../test/postgres-cluster.js';
+import { findPostgres, startPostgres, type PostgresCluster } from '../src/dev/postgres-cluster.js';
 import { startProcess, type TargetProcess } from './processes.js';
 import { wrk, type LoadResult } from './wrk.js';
 
