@@ -4,6 +4,7 @@ import { freePort } from '../src/dev/postgres-cluster.js';
 
 export interface TargetProcess {
   url: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -25,7 +26,7 @@ export async function startProcess(command: string, withPort: (port: number) => 
       child.kill('SIGKILL');
       throw new Error(`${command} ${args.join(' ')} did not answer within 60 s:\n${output}`);
     }
-    if (await answers(url + probePath)) return { url, stop: () => stop(child) };
+    if (await answers(url + probePath)) return { url, pid: child.pid!, stop: () => stop(child) };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -8,6 +8,8 @@
  * node:http row is also loaded with autocannon's CLI, so that each run shows whether the generator
  * caps the ceiling. The servers run the built-in sandbox configuration with the rate limit raised
  * out of the way (the bench measures the work, not the limiter) and enough liquidity for the orders.
+ * Each row also shows the CPU each side used (bench/cpu.ts), so that a row bound by the machine's
+ * cores rather than by the target says so.
  *
  * BENCH_SECONDS per row (default 5), BENCH_CONNECTIONS (10), BENCH_THREADS of wrk (2),
  * BENCH_ORDER_QUOTES quotes prepared for each create-order row (12000).
@@ -20,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { sandboxConfigFile, type GatewayConfig } from '../src/config/config.js';
 import { findPostgres, startPostgres, type PostgresCluster } from '../src/dev/postgres-cluster.js';
+import { cpuMeter, machineCpuSeconds, reapedChildrenCpuSeconds } from './cpu.js';
 import { startProcess, type TargetProcess } from './processes.js';
 import { wrk, type LoadResult } from './wrk.js';
 
@@ -49,6 +52,8 @@ interface Row extends LoadResult {
   target: string;
   operation: 'get-quote' | 'get-order' | 'create-order' | 'fixed JSON';
   generator: string;
+  /** CPU use during the row, in % of one core. */
+  cpu?: { target: number; postgres?: number; generator: number; machine: number };
 }
 
 function checkTools(): void {
@@ -75,8 +80,25 @@ function benchConfig(): string {
   return file;
 }
 
-async function load(target: string, operation: Row['operation'], url: string, script?: { path: string; args: string[] }): Promise<Row> {
-  return { target, operation, generator: 'wrk', ...(await wrk(url, { connections, seconds, threads: script ? 1 : threads, ...(script ? { script } : {}) })) };
+/** What a row watches the CPU use of: the target's processes, and PostgreSQL's when it uses it. */
+interface Watched {
+  target: number;
+  postgres?: number;
+}
+
+async function load(target: string, operation: Row['operation'], url: string, watched: Watched, script?: { path: string; args: string[] }): Promise<Row> {
+  const meters = { target: cpuMeter(watched.target), postgres: watched.postgres === undefined ? undefined : cpuMeter(watched.postgres) };
+  const start = { generator: reapedChildrenCpuSeconds(), machine: machineCpuSeconds(), at: performance.now() };
+  const result = await wrk(url, { connections, seconds, threads: script ? 1 : threads, ...(script ? { script } : {}) });
+  const share = (cpuSeconds: number) => (cpuSeconds / ((performance.now() - start.at) / 1000)) * 100;
+  const machine = machineCpuSeconds();
+  const cpu = {
+    target: share(meters.target()),
+    ...(meters.postgres ? { postgres: share(meters.postgres()) } : {}),
+    generator: share(reapedChildrenCpuSeconds() - start.generator),
+    machine: ((machine.busy - start.machine.busy) / (machine.total - start.machine.total)) * cpus().length * 100,
+  };
+  return { target, operation, generator: 'wrk', ...result, cpu };
 }
 
 /** autocannon's CLI in its own process, on the bare row only: does the generator cap the ceiling? */
@@ -104,10 +126,10 @@ async function someOrder(target: string, url: string): Promise<string> {
 }
 
 /** create-order with fresh quotes, each used once. */
-async function createOrderRow(target: string, url: string): Promise<Row> {
+async function createOrderRow(target: string, url: string, watched: Watched): Promise<Row> {
   const quotesFile = join(work, 'quotes.jsonl');
   writeFileSync(quotesFile, (await fetchQuotes(url, orderQuotes)).join('\n'));
-  return load(target, 'create-order', url, { path: here('./create-order.lua'), args: [quotesFile] });
+  return load(target, 'create-order', url, watched, { path: here('./create-order.lua'), args: [quotesFile] });
 }
 
 async function fetchQuotes(url: string, count: number): Promise<string[]> {
@@ -129,6 +151,7 @@ interface Target {
   /** What get-order reads. */
   orderId: string;
   server: boolean;
+  watched: Watched;
 }
 
 /**
@@ -149,10 +172,11 @@ async function main(): Promise<void> {
   try {
     const bare = await started(startProcess(process.execPath, (port) => ({ args: [here('./bare-server.mjs')], env: { PORT: String(port) } })));
     const mock = await started(startProcess(process.execPath, (port) => ({ args: [mockCli, '--port', String(port)] }), '/v4/get-routes'));
-    const targets: Target[] = [{ name: 'Prism mock', process: mock, orderId: '8d3c7a0e-5f1b-4b6e-9a51-2f0c7e4d9b12', server: false }];
-    const server = async (name: string, extra: string[], env: NodeJS.ProcessEnv) => {
+    const targets: Target[] = [{ name: 'Prism mock', process: mock, orderId: '8d3c7a0e-5f1b-4b6e-9a51-2f0c7e4d9b12', server: false, watched: { target: mock.pid } }];
+    const server = async (name: string, extra: string[], env: NodeJS.ProcessEnv, postgres?: PostgresCluster) => {
       const running = await started(startServer(extra, env, config));
-      targets.push({ name, process: running, orderId: await someOrder(name, running.url), server: true });
+      const watched = { target: running.pid, ...(postgres ? { postgres: postgres.pid() } : {}) };
+      targets.push({ name, process: running, orderId: await someOrder(name, running.url), server: true, watched });
     };
     await server('server, embedded', ['--data-dir', join(work, 'data')], {});
     const binaries = findPostgres();
@@ -160,14 +184,14 @@ async function main(): Promise<void> {
       notes.push(`PostgreSQL rows skipped: ${binaries.missing}`);
     } else {
       cluster = await startPostgres(binaries);
-      await server('server, PostgreSQL, 1 worker', [], { DATABASE_URL: cluster.url });
-      await server('server, PostgreSQL, 2 workers', ['--workers', '2'], { DATABASE_URL: cluster.url });
+      await server('server, PostgreSQL, 1 worker', [], { DATABASE_URL: cluster.url }, cluster);
+      await server('server, PostgreSQL, 2 workers', ['--workers', '2'], { DATABASE_URL: cluster.url }, cluster);
     }
 
-    const rows: Row[] = [await load('bare node:http', 'fixed JSON', bare.url), await autocannon(bare.url)];
-    for (const target of targets) rows.push(await load(target.name, 'get-quote', `${target.process.url}/v4/get-quote?${quoteQuery}`));
-    for (const target of targets) rows.push(await load(target.name, 'get-order', `${target.process.url}/v4/get-order/${target.orderId}`));
-    for (const target of targets.filter((target) => target.server)) rows.push(await createOrderRow(target.name, target.process.url));
+    const rows: Row[] = [await load('bare node:http', 'fixed JSON', bare.url, { target: bare.pid }), await autocannon(bare.url)];
+    for (const target of targets) rows.push(await load(target.name, 'get-quote', `${target.process.url}/v4/get-quote?${quoteQuery}`, target.watched));
+    for (const target of targets) rows.push(await load(target.name, 'get-order', `${target.process.url}/v4/get-order/${target.orderId}`, target.watched));
+    for (const target of targets.filter((target) => target.server)) rows.push(await createOrderRow(target.name, target.process.url, target.watched));
     report(rows, notes);
   } finally {
     await Promise.all(processes.map((target) => target.stop()));
@@ -175,18 +199,26 @@ async function main(): Promise<void> {
   }
 }
 
+/** CPU use during the row in % of one core (the machine's out of 100 × cores), '-' where not watched. */
+function cpuShares(row: Row): string {
+  if (!row.cpu) return '';
+  const { target, postgres, generator, machine } = row.cpu;
+  return [target, postgres, generator, machine].map((share) => (share === undefined ? '-' : share.toFixed(0))).join(' / ');
+}
+
 function report(rows: Row[], notes: string[]): void {
   const find = (target: string, operation: string, generator = 'wrk') => rows.find((row) => row.target === target && row.operation === operation && row.generator === generator);
   const ceiling = find('bare node:http', 'fixed JSON')!.requestsPerSecond;
   const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
   console.log(`\nwrk -t${threads} (-t1 for create-order) -c${connections}, ${seconds} s per row, loopback, Node ${process.version}, ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)} at the end\n`);
-  console.log('| target | operation | generator | requests/s | p50 ms | p99 ms | × Prism mock | % of bare node:http | non-2xx/errors |');
-  console.log('| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  console.log(`CPU: % of one core during the row (target's processes, PostgreSQL's, wrk's; the machine's busy share of ${cpus().length * 100}), from /proc.\n`);
+  console.log('| target | operation | generator | requests/s | p50 ms | p99 ms | × Prism mock | % of bare node:http | non-2xx/errors | CPU % target / PostgreSQL / wrk / machine |');
+  console.log('| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const row of rows) {
     const mock = find('Prism mock', row.operation);
     const timesMock = mock && row.target !== 'Prism mock' ? `${fixed(row.requestsPerSecond / mock.requestsPerSecond, 1)}×` : '';
     console.log(
-      `| ${row.target} | ${row.operation} | ${row.generator} | ${fixed(row.requestsPerSecond)} | ${fixed(row.p50Ms, 2)} | ${fixed(row.p99Ms, 2)} | ${timesMock} | ${fixed((row.requestsPerSecond / ceiling) * 100, 1)}% | ${row.failures} |`,
+      `| ${row.target} | ${row.operation} | ${row.generator} | ${fixed(row.requestsPerSecond)} | ${fixed(row.p50Ms, 2)} | ${fixed(row.p99Ms, 2)} | ${timesMock} | ${fixed((row.requestsPerSecond / ceiling) * 100, 1)}% | ${row.failures} | ${cpuShares(row)} |`,
     );
   }
   const orders = rows.filter((row) => row.operation === 'create-order');

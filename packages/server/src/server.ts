@@ -14,13 +14,14 @@ import { loadConfig, type ConfigOverrides, type GatewayConfig } from './config/c
 import { ApiKeys } from './keys/keys.js';
 import { CursorCodec } from './orders/cursor.js';
 import { Lifecycle } from './orders/lifecycle.js';
-import { orderReads } from './orders/reads.js';
+import { orderReads, type OrderReads } from './orders/reads.js';
 import { OrderService } from './orders/service.js';
 import { seedLiquidity } from './orders/store.js';
 import { OrderView } from './orders/view.js';
 import { ConfiguredPrices, type PriceSource } from './quote/prices.js';
 import { QuoteSeal } from './quote/seal.js';
 import { QuoteService } from './quote/service.js';
+import { VolumeCache } from './quote/volume-cache.js';
 import type { Services } from './services.js';
 import { signingSecret } from './store/secret.js';
 import { openStore } from './store/store.js';
@@ -84,9 +85,18 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
     const secret = await signingSecret(store.db, config.signingSecret);
     const seal = new QuoteSeal(secret);
     const view = new OrderView(catalogue, prices);
-    const reads = orderReads(store.db);
+    // get-quote reads a route's volume sums at most once a second; every order written here drops them.
+    const volumes = new VolumeCache(1000);
+    const storeReads = orderReads(store.db);
+    const reads: OrderReads = {
+      find: (idOrHash) => storeReads.find(idOrHash),
+      changed: (orderId) => {
+        storeReads.changed(orderId);
+        volumes.changed();
+      },
+    };
     const quoteEngine = { config, catalogue, prices, bitcoinNetwork: bitcoin.network, bitcoinFeeRate: bitcoin.feeRate() };
-    const quotes = new QuoteService(store.db, quoteEngine, seal, clock);
+    const quotes = new QuoteService(store.db, quoteEngine, seal, clock, volumes);
     const orders = new OrderService({
       db: store.db,
       config,

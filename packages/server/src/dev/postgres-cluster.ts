@@ -6,7 +6,7 @@
  * Without PostgreSQL binaries, `findPostgres()` says why.
  */
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,6 +39,8 @@ function listVersions(dir: string): string[] {
 
 export interface PostgresCluster {
   url: string;
+  /** The postmaster's process id (its children are the connections' backends). */
+  pid(): number;
   stop(): Promise<void>;
 }
 
@@ -60,6 +62,7 @@ export async function startPostgres(binaries: PostgresBinaries): Promise<Postgre
   run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
   return {
     url: `postgres://gateway@127.0.0.1:${port}/postgres`,
+    pid: () => Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]),
     async stop() {
       try {
         run('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);

@@ -90,7 +90,7 @@ export class OrderService {
     const orderId = randomUUID();
     const reserveToken = quote.outputAmount;
     try {
-      return await db.transaction(async (tx) => {
+      const response = await db.transaction(async (tx) => {
         const existing = await orderByQuote(tx, quoteId);
         if (existing) throw duplicate(existing);
         if (limitedRoute) {
@@ -124,6 +124,9 @@ export class OrderService {
         });
         return result.response;
       });
+      // Committed: what reads orders in memory (the volume sums of get-quote) must see it.
+      this.deps.reads.changed(orderId);
+      return response;
     } catch (error) {
       // Two requests with one quote on PostgreSQL: the second insert hits the unique quote_id.
       if ((error as { code?: string }).code === '23505') {

@@ -8,6 +8,7 @@ import { normalizeAddress } from '../chains/addresses.js';
 import type { Catalogue, Route } from '../config/catalogue.js';
 import { GatewayError } from '../http/errors.js';
 import type { Queryable } from '../store/database.js';
+import type { VolumeCache } from './volume-cache.js';
 
 export interface VolumeRequest {
   amount: bigint;
@@ -16,25 +17,32 @@ export interface VolumeRequest {
   nowMs: number;
 }
 
-export async function checkVolumeLimits(db: Queryable, catalogue: Catalogue, route: Route, request: VolumeRequest): Promise<void> {
+/**
+ * Throws the limit's error when the request would pass one. With a cache (get-quote's early answer)
+ * the sums may be up to the cache's age old; without one (create-order) they are read in `db`.
+ */
+export async function checkVolumeLimits(db: Queryable, catalogue: Catalogue, route: Route, request: VolumeRequest, cache?: VolumeCache): Promise<void> {
   const details = (limit: string) => ({ limit, token: route.src.address, chain_id: route.srcChain });
-  const volume = async (where: string, params: unknown[]) =>
-    BigInt(
-      (
-        await db.query<{ total: string }>(
-          `SELECT COALESCE(SUM(src_amount), 0)::text AS total FROM orders WHERE src_chain = $1 AND src_token = $2 AND status IN ('inProgress', 'success') AND ${where}`,
-          [route.srcChain, route.src.address, ...params],
-        )
-      )[0]!.total,
-    );
+  const volume = async (scope: string, where: string, params: unknown[]) => {
+    const read = async () =>
+      BigInt(
+        (
+          await db.query<{ total: string }>(
+            `SELECT COALESCE(SUM(src_amount), 0)::text AS total FROM orders WHERE src_chain = $1 AND src_token = $2 AND status IN ('inProgress', 'success') AND ${where}`,
+            [route.srcChain, route.src.address, ...params],
+          )
+        )[0]!.total,
+      );
+    return cache ? cache.sum(`${route.srcChain}:${route.src.address}:${scope}`, request.nowMs, read) : read();
+  };
   if (route.perAccountLimit !== undefined && request.account !== undefined) {
     const since = new Date(request.nowMs - 24 * 3600 * 1000).toISOString();
     const address = normalizeAddress(catalogue.kindOf(route.srcChain), request.account);
-    if (request.amount + (await volume('(sender = $3 OR refund_address = $3) AND created_at > $4', [address, since])) > BigInt(route.perAccountLimit)) {
+    if (request.amount + (await volume(`account:${address}`, '(sender = $3 OR refund_address = $3) AND created_at > $4', [address, since])) > BigInt(route.perAccountLimit)) {
       throw new GatewayError('PER_ACCOUNT_LIMIT_EXCEEDED', 'the daily limit of this account is reached', details(route.perAccountLimit));
     }
   }
-  if (route.globalLimit !== undefined && request.amount + (await volume(`status = 'inProgress'`, [])) > BigInt(route.globalLimit)) {
+  if (route.globalLimit !== undefined && request.amount + (await volume('open', `status = 'inProgress'`, [])) > BigInt(route.globalLimit)) {
     throw new GatewayError('GLOBAL_LIMIT_EXCEEDED', "the route's global limit is reached", details(route.globalLimit));
   }
 }

@@ -12,8 +12,14 @@ export interface PriceSource {
 }
 
 export class ConfiguredPrices implements PriceSource {
+  /** Each configured price parsed once: a quote asks for the same few prices a dozen times. */
+  private readonly parsed = new Map<string, bigint>();
+
   usdPrice(token: TokenConfig): bigint | undefined {
-    return token.priceUsd === undefined ? undefined : parseDecimal(token.priceUsd);
+    if (token.priceUsd === undefined) return undefined;
+    let price = this.parsed.get(token.priceUsd);
+    if (price === undefined) this.parsed.set(token.priceUsd, (price = parseDecimal(token.priceUsd)));
+    return price;
   }
 }
 

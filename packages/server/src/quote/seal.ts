@@ -58,12 +58,27 @@ export class QuoteSeal {
  * from the document drop null fields when they pass a quote through their models.
  */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value)
-      .filter(([, item]) => item !== undefined && item !== null)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  // Hand-rolled loops and strings quoted without a JSON.stringify call where nothing needs escaping:
+  // this runs over every quote get-quote seals and create-order opens, and a generic version was
+  // most of get-quote's own work.
+  if (typeof value === 'string') return jsonString(value);
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let index = 0; index < value.length; index++) text += (index ? ',' : '') + (canonicalJson(value[index]) ?? '');
+    return `${text}]`;
   }
-  return JSON.stringify(value);
+  const record = value as Record<string, unknown>;
+  let text = '{';
+  for (const key of Object.keys(record).sort()) {
+    const item = record[key];
+    if (item === undefined || item === null) continue;
+    text += `${text.length > 1 ? ',' : ''}${jsonString(key)}:${canonicalJson(item)}`;
+  }
+  return `${text}}`;
 }
+
+/** What JSON.stringify escapes: quote, backslash, control characters, surrogates (lone ones; pairs are left to it too). */
+const needsEscape = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+const jsonString = (text: string): string => (needsEscape.test(text) ? JSON.stringify(text) : `"${text}"`);

@@ -1,0 +1,36 @@
+/**
+ * get-quote's early answer to volume limits, from sums kept in memory: each sum is read from the
+ * store at most once per `maxAgeMs` of the gateway's clock, and every order this process writes
+ * drops them all (OrderReads.changed), so this process's own orders count at once and other
+ * instances' within `maxAgeMs`. It only answers early: create-order checks the limits again
+ * exactly, inside its transaction (quote/limits.ts).
+ */
+export class VolumeCache {
+  private readonly sums = new Map<string, { total: bigint; atMs: number }>();
+  /** Bumped by every write: a sum read while an order was written is not kept. */
+  private generation = 0;
+
+  constructor(
+    private readonly maxAgeMs: number,
+    private readonly capacity = 10_000,
+  ) {}
+
+  async sum(key: string, nowMs: number, read: () => Promise<bigint>): Promise<bigint> {
+    const cached = this.sums.get(key);
+    // A clock moved back (the sandbox's cannot, a host's can) reads again, as an old sum does.
+    if (cached && nowMs >= cached.atMs && nowMs - cached.atMs < this.maxAgeMs) return cached.total;
+    const started = this.generation;
+    const total = await read();
+    if (started === this.generation) {
+      if (this.sums.size >= this.capacity) this.sums.delete(this.sums.keys().next().value!);
+      this.sums.set(key, { total, atMs: nowMs });
+    }
+    return total;
+  }
+
+  /** An order was written: every sum is read again. */
+  changed(): void {
+    this.generation++;
+    this.sums.clear();
+  }
+}
