@@ -9,17 +9,29 @@ import { loadConfig } from './config/config.js';
 import { startServer } from './server.js';
 import { checkWorkers, isWorkerProcess, superviseWorkers } from './workers.js';
 
-const { values } = parseArgs({
-  // `pnpm server -- --port 9000` hands the separator on; what follows it are still our options.
-  args: process.argv.slice(2).filter((argument, index) => !(index === 0 && argument === '--')),
-  options: {
-    config: { type: 'string' },
-    host: { type: 'string' },
-    port: { type: 'string' },
-    'data-dir': { type: 'string' },
-    workers: { type: 'string' },
-  },
-});
+const usage = 'usage: gateway-server [--config FILE] [--host HOST] [--port N] [--data-dir DIR] [--workers N]';
+
+const values = readOptions();
+
+/** The command line, or a one-line error with the usage (exit 2) rather than a stack trace. */
+function readOptions() {
+  try {
+    return parseArgs({
+      // `pnpm server -- --port 9000` hands the separator on; what follows it are still our options.
+      args: process.argv.slice(2).filter((argument, index) => !(index === 0 && argument === '--')),
+      options: {
+        config: { type: 'string' },
+        host: { type: 'string' },
+        port: { type: 'string' },
+        'data-dir': { type: 'string' },
+        workers: { type: 'string' },
+      },
+    }).values;
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${usage}`);
+    process.exit(2);
+  }
+}
 
 const options = {
   configFile: values.config,
@@ -28,9 +40,20 @@ const options = {
   dataDir: values['data-dir'],
 };
 const workers = Number(values.workers ?? 1);
+if (!Number.isInteger(workers) || workers < 1) {
+  console.error(`--workers must be a whole number of at least 1, got ${values.workers}\n${usage}`);
+  process.exit(2);
+}
 if (workers > 1 && !isWorkerProcess()) {
   const config = loadConfig({ configFile: options.configFile, overrides: options.dataDir === undefined ? {} : { storage: { dataDir: options.dataDir } } });
-  for (const warning of checkWorkers(workers, config)) console.warn(`[gateway] ${warning}`);
+  let warnings: string[];
+  try {
+    warnings = checkWorkers(workers, config);
+  } catch (error) {
+    console.error(`[gateway] ${(error as Error).message}`);
+    process.exit(2);
+  }
+  for (const warning of warnings) console.warn(`[gateway] ${warning}`);
   superviseWorkers(workers, (message) => console.log(`[gateway] ${message}`));
 } else {
   await serve();

@@ -8,7 +8,6 @@ import cluster from 'node:cluster';
 import type { GatewayConfig } from './config/config.js';
 
 export function checkWorkers(count: number, config: GatewayConfig): string[] {
-  if (!Number.isInteger(count) || count < 1) throw new Error(`--workers must be a whole number of at least 1, got ${count}`);
   if (count > 1 && !config.storage.databaseUrl) {
     throw new Error('several workers need PostgreSQL (DATABASE_URL): the embedded store belongs to one process');
   }
