@@ -24,11 +24,11 @@ export interface GuideText {
  * code blocks, whose `<` and `#` belong to the code), site links made relative to the site root,
  * headings moved down to sit in a larger document.
  */
-export function plainMarkdown(markdown: string, headingLevelsDown = 0): string {
+function plainMarkdown(markdown: string, headingLevelsDown = 0): string {
   const fences = /^(`{3,})[^\n]*\n[\s\S]*?^\1[ \t]*$/gm;
   const text = (part: string) =>
     part
-      .replace(/<p class="sample-label"[^>]*>([^<]*)<span class="muted">([^<]*)<\/span><\/p>/g, '**$1** ($2)')
+      .replace(/<p class="sample-label"[^>]*>([^<]*?)\s*<span class="muted">([^<]*)<\/span><\/p>/g, '**$1** ($2)')
       .replace(/<\/?[a-z][^>]*>/gi, '')
       .replace(/\]\(\/(?!\/)/g, '](')
       .replace(/^(#+) /gm, `$1${'#'.repeat(headingLevelsDown)} `)
@@ -51,8 +51,8 @@ function parameterRows(document: OpenApiDocument, operation: Operation): string[
 }
 
 /** One operation of the reference, in Markdown. */
-export function operationMarkdown(document: OpenApiDocument, operation: Operation): string {
-  const diffOperation = listDiffOperations(document as never).find((candidate) => candidate.operationId === operation.operationId);
+function operationMarkdown(document: OpenApiDocument, operation: Operation, diffOperations: ReturnType<typeof listDiffOperations>): string {
+  const diffOperation = diffOperations.find((candidate) => candidate.operationId === operation.operationId);
   const surface = diffOperation ? describeOperation(document as never, diffOperation) : undefined;
   const lines = [
     `### ${operation.method.toUpperCase()} ${operation.path} (${operation.operationId})`,
@@ -89,7 +89,8 @@ export function llmsFullMarkdown(options: { guides: GuideText[]; versions: Recor
   for (const guide of guides) parts.push(`<!-- ${guide.href} -->`, '', plainMarkdown(guide.markdown, 2).trim(), '');
   for (const version of ['v4', 'v3'] as const) {
     parts.push(`## API reference ${version.toUpperCase()}${version === 'v3' ? ' (kept for existing integrations)' : ''}`, '');
-    for (const operation of listOperations(versions[version])) parts.push(operationMarkdown(versions[version], operation));
+    const diffOperations = listDiffOperations(versions[version] as never);
+    for (const operation of listOperations(versions[version])) parts.push(operationMarkdown(versions[version], operation, diffOperations));
   }
   // The schemas as the document writes them (JSON Schema 2020-12): the precise contract behind the tables above.
   parts.push('## Schemas', '');

@@ -11,7 +11,7 @@ import { startMock } from '@swap-gateway/mock';
 import { loadBundle } from '@swap-gateway/openapi';
 import { startServer, type RunningServer } from '@swap-gateway/server';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { consoleAnchor, consolePages } from '../src/console/page.js';
 import { listOperations, referenceAnchor } from '../src/document.js';
 import { defaultOutput, screenshotsDirectory } from '../src/paths.js';
@@ -164,7 +164,8 @@ describe.skipIf(skipBrowser)('the request console in Chromium, against the sandb
     await reader.close();
   });
 
-  it('made no request outside localhost and threw no page error', () => {
+  // After every test, so that each one (also run alone) fails on a request outside localhost or a page error.
+  afterEach(() => {
     expect(outsideRequests, 'requests outside localhost').toEqual([]);
     expect(pageErrors, 'page errors').toEqual([]);
   });

@@ -20,7 +20,7 @@ export const consolePages: Record<ApiVersion, { href: string; title: string }> =
 };
 
 /** The gateways the console offers, in the order of its server menu (the first is the default). */
-export const consoleGateways = [
+const consoleGateways = [
   { url: 'http://127.0.0.1:8080', description: 'Local sandbox (pnpm server)' },
   { url: 'http://127.0.0.1:4010', description: 'Mock of the API (pnpm mock)' },
   { url: '{baseUrl}', description: 'Any base URL', variables: { baseUrl: { default: 'http://127.0.0.1:8080', description: 'The base address of a gateway that allows this page (CORS)' } } },
@@ -31,7 +31,7 @@ export const swaggerUiAssets = ['swagger-ui-bundle.js', 'swagger-ui.css'];
 export const swaggerUiDirectory = dirname(require.resolve('swagger-ui-dist/package.json'));
 
 /** The version's bundle as the console receives it: the gateways above as its servers. */
-export function consoleDocument(bundle: OpenApiDocument, version: ApiVersion): OpenApiDocument {
+function consoleDocument(bundle: OpenApiDocument, version: ApiVersion): OpenApiDocument {
   const document = structuredClone(bundle);
   document.servers = consoleGateways;
   document.info.title = version === 'v3' ? 'Swap Gateway API V3 (legacy): console' : 'Swap Gateway API V4: console';

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleAtRef, declarationsFromChangelog, diffDocuments, formatReviewMarkdown, reviewReport, type Declaration, type DiffReport, type DocumentInput } from '@swap-gateway/spec-diff';
 
-export const documentPackage = '@swap-gateway/openapi';
+const documentPackage = '@swap-gateway/openapi';
 
 export interface PendingChangeset {
   file: string;
@@ -45,7 +45,7 @@ export function pendingChangesets(directory: string): PendingChangeset[] {
 }
 
 /** The releases of a changesets changelog (`## 4.1.0` sections), newest first as written. */
-export function releasesFromChangelog(text: string): Release[] {
+function releasesFromChangelog(text: string): Release[] {
   const releases: Release[] = [];
   for (const section of text.split(/^## /m).slice(1)) {
     const [heading = '', ...body] = section.split(/\r?\n/);
@@ -55,7 +55,7 @@ export function releasesFromChangelog(text: string): Release[] {
 }
 
 /** The changes from one document to the next as spec:diff's review, breaking changes first, headings nested under a release. */
-export function apiChangesMarkdown(report: DiffReport, declarations: Declaration[]): string {
+function apiChangesMarkdown(report: DiffReport, declarations: Declaration[]): string {
   const review = reviewReport(report, declarations);
   const rank = (severity: string) => (severity === 'breaking' ? 0 : 1);
   review.changes = [...review.changes].sort((a, b) => rank(a.change.severity) - rank(b.change.severity));
@@ -73,7 +73,12 @@ export interface ChangelogSources {
 export function readChangelogSources(repositoryRoot: string, current: DocumentInput, bundler: string): ChangelogSources {
   const changelogFile = join(repositoryRoot, 'packages', 'openapi', 'CHANGELOG.md');
   const releases = existsSync(changelogFile) ? releasesFromChangelog(readFileSync(changelogFile, 'utf8')) : [];
-  const documentAt = (version: string) => bundleAtRef(repositoryRoot, `${documentPackage}@${version}`, bundler);
+  // Each release is both one comparison's newer side and the next one's older side: bundle it once.
+  const bundled = new Map<string, ReturnType<typeof bundleAtRef>>();
+  const documentAt = (version: string) => {
+    if (!bundled.has(version)) bundled.set(version, bundleAtRef(repositoryRoot, `${documentPackage}@${version}`, bundler));
+    return bundled.get(version)!;
+  };
   const withChanges = releases.map((release, index) => {
     const previous = releases[index + 1];
     const declarations = declarationsFromChangelog(release.notes, `${documentPackage} ${release.version}`);
