@@ -1,8 +1,8 @@
 /**
- * createGatewayClient: openapi-fetch over the generated `paths`, with the key, the transport
- * (timeouts, retries, errors) and a thin named layer for the flow of the API.
+ * createGatewayClient: a named call per operation of the API, with the key, the transport (timeouts,
+ * retries, errors), pagination and polling, over a small request layer typed from the generated
+ * `paths`. The openapi-fetch client over the same transport is `@swap-gateway/client/api`.
  */
-import createClient, { createQuerySerializer } from 'openapi-fetch';
 import type {
   GatewayCreateOrderV3,
   GatewayMaxSpendableV4,
@@ -15,47 +15,12 @@ import type {
   GatewayRegisterTxResultV4,
   GatewayRegisterTxV4,
   GatewayRoutesV4,
-  paths,
 } from '@swap-gateway/types';
-import type { GatewayApi } from './api.js';
+import { type GatewayClientOptions, connect } from './connection.js';
 import { GatewayTimeoutError } from './errors.js';
-import { type RetryOptions, isRetryable, resolveRetryPolicy, sleep } from './retry.js';
-import { type FetchFunction, PreparedRequest, createTransport } from './transport.js';
+import { createRequest } from './request.js';
+import { isRetryable, sleep } from './retry.js';
 import { isSettled } from './unions.js';
-
-export type GatewayEnvironment = 'production' | 'staging';
-
-/**
- * The deployments' addresses. The description does not publish them; these are the defaults of the
- * document's `servers` (a test keeps them equal). Pass `environments` to point at the real hosts.
- */
-export const defaultEnvironments: Readonly<Record<GatewayEnvironment, string>> = {
-  production: 'https://api.swap-gateway.example',
-  staging: 'https://staging.swap-gateway.example',
-};
-
-export interface GatewayClientOptions {
-  /** Base address of the API, without the version prefix. Wins over `environment`. */
-  baseUrl?: string;
-  /** A deployment, resolved through `environments`. Default `production` when there is no `baseUrl`. */
-  environment?: GatewayEnvironment;
-  /** Addresses of the deployments, over `defaultEnvironments`. */
-  environments?: Partial<Record<GatewayEnvironment, string>>;
-  /** Optional API key, exactly 32 characters, sent as `Authorization: Bearer <key>`. */
-  apiKey?: string;
-  /** The fetch to use; default `globalThis.fetch`. */
-  fetch?: FetchFunction;
-  /** Headers sent with every request. */
-  headers?: Record<string, string>;
-  /** Retry policy, or `false` for none. See `RetryOptions`. */
-  retry?: RetryOptions | false;
-  /**
-   * Per attempt, until the whole answer is read. Default 0: no timeout of the client's own, as with
-   * `fetch` (Node's fetch still gives up after 300 s without headers or body data). An abort signal
-   * costs Node's fetch about 4% per call, so the client only pays it when asked to time out.
-   */
-  timeoutMs?: number;
-}
 
 /** Options of one call. */
 export interface CallOptions {
@@ -79,11 +44,6 @@ export interface WaitForOrderOptions extends CallOptions {
 }
 
 export interface GatewayClient {
-  /**
-   * Every V4 and V3 operation, typed from the document: `api.GET('/v4/get-order/{id}', ...)` resolves
-   * to `{ data, response }` with the success body; non-2xx answers throw.
-   */
-  readonly api: GatewayApi;
   readonly baseUrl: string;
   /** GET /v4/get-routes */
   getRoutes(options?: CallOptions): Promise<GatewayRoutesV4>;
@@ -111,52 +71,28 @@ export interface GatewayClient {
   waitForOrder(id: string, options?: WaitForOrderOptions): Promise<GatewayOrderInfoV3>;
 }
 
-const apiKeyLength = 32;
-
 export function createGatewayClient(options: GatewayClientOptions = {}): GatewayClient {
-  const { apiKey } = options;
-  if (apiKey !== undefined && apiKey.length !== apiKeyLength) {
-    throw new RangeError(
-      `apiKey must be exactly ${apiKeyLength} characters, got ${apiKey.length}; omit it to call the API without a key`,
-    );
-  }
-  const baseUrl = resolveBaseUrl(options);
-  // The transport throws on every non-2xx answer, so openapi-fetch's `{ error }` branch never happens.
-  const api = createClient<paths>({
-    baseUrl,
-    headers: apiKey === undefined ? options.headers : { ...options.headers, Authorization: `Bearer ${apiKey}` },
-    // openapi-fetch builds a PreparedRequest where it would build a Request, and hands it to the
-    // transport (see PreparedRequest); its types only know of Request.
-    Request: PreparedRequest as unknown as typeof Request,
-    fetch: createTransport({
-      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-      timeoutMs: options.timeoutMs ?? 0,
-      retry: resolveRetryPolicy(options.retry),
-    }) as unknown as (request: Request) => Promise<Response>,
-    // Built once: openapi-fetch would otherwise build the default serializer on every call.
-    querySerializer: createQuerySerializer(),
-  }) as GatewayApi;
+  const connection = connect(options);
+  const { baseUrl } = connection;
+  const request = createRequest(connection);
 
-  const getOrder = (id: string, { signal }: CallOptions = {}) =>
-    dataOf(api.GET('/v4/get-order/{id}', { params: { path: { id } }, signal }));
+  const getOrder = (id: string, { signal }: CallOptions = {}) => request('GET', '/v4/get-order/{id}', { path: { id }, signal });
   const getOrders = (userAddress: string, query?: GatewayOrdersQueryV4, { signal }: CallOptions = {}) =>
-    dataOf(api.GET('/v4/get-orders/{user_address}', { params: { path: { user_address: userAddress }, query }, signal }));
+    request('GET', '/v4/get-orders/{user_address}', { path: { user_address: userAddress }, query, signal });
 
   return {
-    api,
     baseUrl,
-    getRoutes: ({ signal } = {}) => dataOf(api.GET('/v4/get-routes', { signal })),
-    getQuote: (query, { signal } = {}) => dataOf(api.GET('/v4/get-quote', { params: { query }, signal })),
-    createOrder: (quote, { signal } = {}) => dataOf(api.POST('/v4/create-order', { body: quote, signal })),
-    registerTx: (body, { signal } = {}) => dataOf(api.PATCH('/v4/register-tx', { body, signal })),
+    getRoutes: ({ signal } = {}) => request('GET', '/v4/get-routes', { signal }),
+    getQuote: (query, { signal } = {}) => request('GET', '/v4/get-quote', { query, signal }),
+    createOrder: (quote, { signal } = {}) => request('POST', '/v4/create-order', { body: quote, signal }),
+    registerTx: (body, { signal } = {}) => request('PATCH', '/v4/register-tx', { body, signal }),
     getOrder,
     getOrders,
-    getMaxSpendable: (address, { signal } = {}) =>
-      dataOf(api.GET('/v4/get-max-spendable/{address}', { params: { path: { address } }, signal })),
-    createOrderV3: (quote, { signal } = {}) => dataOf(api.POST('/v3/create-order', { body: quote, signal })),
-    getOrderV3: (id, { signal } = {}) => dataOf(api.GET('/v3/get-order/{id}', { params: { path: { id } }, signal })),
+    getMaxSpendable: (address, { signal } = {}) => request('GET', '/v4/get-max-spendable/{address}', { path: { address }, signal }),
+    createOrderV3: (quote, { signal } = {}) => request('POST', '/v3/create-order', { body: quote, signal }),
+    getOrderV3: (id, { signal } = {}) => request('GET', '/v3/get-order/{id}', { path: { id }, signal }),
     getOrdersV3: (userAddress, query, { signal } = {}) =>
-      dataOf(api.GET('/v3/get-orders/{user_address}', { params: { path: { user_address: userAddress }, query }, signal })),
+      request('GET', '/v3/get-orders/{user_address}', { path: { user_address: userAddress }, query, signal }),
 
     async *iterateOrders(userAddress, { limit, signal } = {}) {
       const seen = new Set<string>();
@@ -206,15 +142,4 @@ export function createGatewayClient(options: GatewayClientOptions = {}): Gateway
       }
     },
   };
-}
-
-function resolveBaseUrl({ baseUrl, environment = 'production', environments }: GatewayClientOptions): string {
-  if (baseUrl !== undefined) return baseUrl;
-  const address = environments?.[environment] ?? defaultEnvironments[environment];
-  if (address === undefined) throw new RangeError(`unknown environment ${String(environment)}`);
-  return address;
-}
-
-function dataOf<T>(call: Promise<{ data: T }>): Promise<T> {
-  return call.then(({ data }) => data);
 }

@@ -1,13 +1,11 @@
 export {
   createGatewayClient,
-  defaultEnvironments,
   type CallOptions,
   type GatewayClient,
-  type GatewayClientOptions,
-  type GatewayEnvironment,
   type IterateOrdersOptions,
   type WaitForOrderOptions,
 } from './client.js';
+export { defaultEnvironments, type GatewayClientOptions, type GatewayEnvironment } from './connection.js';
 export {
   GatewayApiError,
   GatewayError,
@@ -21,10 +19,10 @@ export {
   type GatewayRequestInfo,
 } from './errors.js';
 export type { RetryOptions } from './retry.js';
-export { PreparedRequest, type FetchFunction } from './transport.js';
+export type { FetchFunction } from './transport.js';
 export { isRoute, isSettled, registeredTxid, routeOf, stateOf, type KeyedEntry } from './unions.js';
 export { decodeSolanaTransaction } from './solana.js';
-export type { GatewayApi, GatewayApiMethod, GatewayApiResponse } from './api.js';
+export type { OperationError, OperationInput, OperationResult } from './request.js';
 export {
   executeQuote,
   OrderExecutionError,

@@ -5,22 +5,32 @@ import type {
   GatewayCreateOrderTxV3,
   GatewayCreateOrderV3,
   GatewayErrorCodeV4,
+  GatewayErrorDetails,
   GatewayMaxSpendableV4,
   GatewayOrderInfoV3,
   GatewayOrderStatusV3Of,
   GatewayQuoteV4,
   GatewayQuoteV4Of,
+  GatewayRegisterTxResultV4,
   GatewayRegisterTxV4,
+  paths,
 } from '@swap-gateway/types';
+import type { HttpMethod } from 'openapi-typescript-helpers';
+import { createGatewayApi } from '../src/api.js';
 import {
   createGatewayClient,
   executeQuote,
   isGatewayApiError,
   routeOf,
   stateOf,
+  type OperationError,
+  type OperationInput,
+  type OperationResult,
   type OrderExecutionError,
   type PaymentRequest,
 } from '../src/index.js';
+
+type Method = HttpMethod & keyof paths[keyof paths];
 
 const client = createGatewayClient();
 
@@ -63,24 +73,44 @@ describe('named layer', () => {
     // @ts-expect-error a txid is not accepted
     void client.registerTx({ onramp: { order_id: 'o', bitcoin_txid: 'ab' } });
   });
+});
 
-  test('the raw client is typed from the paths', () => {
-    // @ts-expect-error the path parameter is required
-    void client.api.GET('/v4/get-order/{id}', {});
-    // @ts-expect-error not an operation of the document
-    void client.api.GET('/v2/get-order/{id}', { params: { path: { id: 'x' } } });
-    void client.api.PATCH('/v4/register-tx', { body: { onramp: { order_id: 'o', bitcoin_tx_hex: '00' } } });
+describe('request layer', () => {
+  test("every operation's documented error body is the structured error that GatewayApiError reads", () => {
+    type ErrorBodies = OperationError<paths[keyof paths][Method]>;
+    type ReadByGatewayApiError = { code?: GatewayErrorCodeV4; error?: string; details?: GatewayErrorDetails };
+    // (toExtend compares a union member by member and trips over the optional fields; plain assignability does not.)
+    expectTypeOf<[ErrorBodies] extends [ReadByGatewayApiError] ? true : false>().toEqualTypeOf<true>();
   });
 
-  test('the raw client resolves to the success body, with no error branch (the transport throws)', async () => {
-    const answer = await client.api.GET('/v4/get-order/{id}', { params: { path: { id: 'x' } } });
+  test('an operation takes its parameters and body as the document types them', () => {
+    expectTypeOf<OperationInput<paths['/v4/get-order/{id}']['get']>['path']>().toEqualTypeOf<{ id: string }>();
+    expectTypeOf<OperationInput<paths['/v4/create-order']['post']>['body']>().toEqualTypeOf<GatewayQuoteV4>();
+    expectTypeOf<OperationInput<paths['/v4/get-routes']['get']>['body']>().toEqualTypeOf<undefined>();
+    expectTypeOf<OperationResult<paths['/v4/register-tx']['patch']>>().toEqualTypeOf<GatewayRegisterTxResultV4>();
+  });
+});
+
+describe('@swap-gateway/client/api', () => {
+  const api = createGatewayApi();
+
+  test('is openapi-fetch typed from the paths', () => {
+    // @ts-expect-error the path parameter is required
+    void api.GET('/v4/get-order/{id}', {});
+    // @ts-expect-error not an operation of the document
+    void api.GET('/v2/get-order/{id}', { params: { path: { id: 'x' } } });
+    void api.PATCH('/v4/register-tx', { body: { onramp: { order_id: 'o', bitcoin_tx_hex: '00' } } });
+  });
+
+  test('resolves to the success body, with no error branch (the transport throws)', async () => {
+    const answer = await api.GET('/v4/get-order/{id}', { params: { path: { id: 'x' } } });
     // Both ways assignable: toEqualTypeOf cannot compare the open `failed` payload (an object with an
     // index signature, inside a union) structurally, though both sides are the same generated type.
     expectTypeOf(answer.data).toExtend<GatewayOrderInfoV3>();
     expectTypeOf<GatewayOrderInfoV3>().toExtend<typeof answer.data>();
     expectTypeOf(answer.response).toEqualTypeOf<Response>();
     expectTypeOf(answer).not.toHaveProperty('error');
-    const created = await client.api.POST('/v4/create-order', { body: {} as GatewayQuoteV4 });
+    const created = await api.POST('/v4/create-order', { body: {} as GatewayQuoteV4 });
     expectTypeOf(created.data).toEqualTypeOf<GatewayCreateOrderV3>();
   });
 });

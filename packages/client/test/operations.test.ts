@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createGatewayClient, type GatewayClient } from '../src/index.js';
 import { operation, operations, responseExample, validator } from './support/document.js';
-import { firstPage, quoteParams, quotes, quotesV3, registerTxBody } from './support/fixtures.js';
+import { quoteParams, quotes, quotesV3, registerTxBody } from './support/fixtures.js';
 import { type ReceivedRequest, type TestServer, sendJson, startTestServer } from './support/server.js';
 
 interface Case {
@@ -157,13 +157,4 @@ test('path parameters are percent-encoded', async () => {
   current = cases.getOrderV4;
   await client.getOrder('a/b c');
   expect(server.requests.at(-1)!.pathname).toBe('/v4/get-order/a%2Fb%20c');
-});
-
-test('the raw openapi-fetch client reaches the same operations, typed from the paths', async () => {
-  current = cases.getOrdersV4;
-  const { data, response } = await client.api.GET('/v4/get-orders/{user_address}', {
-    params: { path: { user_address: userAddress }, query: { limit: 2 } },
-  });
-  expect(response.status).toBe(200);
-  expect(data).toEqual(firstPage);
 });

@@ -4,7 +4,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { GatewayApiError, GatewayNetworkError, GatewayTimeoutError, PreparedRequest, createGatewayClient } from '../src/index.js';
+import { GatewayApiError, GatewayNetworkError, GatewayTimeoutError, createGatewayClient } from '../src/index.js';
 import { backoffDelay, parseRetryAfter, resolveRetryPolicy } from '../src/retry.js';
 import { createdOrders, orders, quotes, registerTxBody } from './support/fixtures.js';
 import { type TestServer, dropConnection, sendJson, startTestServer } from './support/server.js';
@@ -184,32 +184,5 @@ describe('Retry-After', () => {
     expect(parseRetryAfter(null, now)).toBeUndefined();
     expect(parseRetryAfter('soon', now)).toBeUndefined();
     expect(parseRetryAfter('-5', now)).toBeUndefined();
-  });
-});
-
-describe('openapi-fetch middlewares', () => {
-  test('a header set by a middleware goes with every attempt, and a write is resent whole on 429', async () => {
-    const client = scripted([status(429, { 'Retry-After': '0' }), ok(createdOrders.onramp, 201)]);
-    client.api.use({
-      onRequest: ({ request }) => {
-        request.headers.set('x-middleware', 'yes');
-      },
-    });
-    await expect(client.createOrder(quotes.onramp!)).resolves.toEqual(createdOrders.onramp);
-    const sent = server.requests.slice(sinceStart);
-    expect(sent).toHaveLength(2);
-    for (const request of sent) {
-      expect(request.headers['x-middleware']).toBe('yes');
-      expect(JSON.parse(request.body)).toEqual(quotes.onramp);
-    }
-  });
-
-  test('a middleware may send the call elsewhere with a new PreparedRequest', async () => {
-    const client = scripted([ok(orders.success)]);
-    client.api.use({
-      onRequest: ({ request }) => new PreparedRequest(request.url.replace('/v4/get-order/', '/v3/get-order/'), { headers: request.headers }) as unknown as Request,
-    });
-    await expect(client.getOrder('id')).resolves.toEqual(orders.success);
-    expect(server.requests.at(-1)!.pathname).toBe('/v3/get-order/id');
   });
 });
