@@ -57,6 +57,16 @@ describe('reads (GET)', () => {
     expect(attempts()).toBe(2);
   });
 
+  test('are retried when a 2xx answer breaks off in its body', async () => {
+    const brokenOff: Step = (response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      response.write('{"id":', () => response.socket?.destroy());
+    };
+    const client = scripted([brokenOff, ok(orders.success)]);
+    await expect(client.getOrder('id')).resolves.toEqual(orders.success);
+    expect(attempts()).toBe(2);
+  });
+
   // The timeouts of these two tests leave the request time to reach the server even on a loaded
   // machine: the script answers requests in the order they arrive.
   test('are retried after a timeout', async () => {
