@@ -1,6 +1,7 @@
 /** The happy paths of the README, type-checked against the client (the wallets are stand-ins). */
 import { expectTypeOf, test } from 'vitest';
 import type { GatewayOrderInfoV3 } from '@swap-gateway/types';
+import { createGatewayApi } from '../src/api.js';
 import { createGatewayClient, decodeSolanaTransaction, isRoute, routeOf } from '../src/index.js';
 
 declare const evmAddress: string, btcAddress: string, solanaAddress: string;
@@ -38,4 +39,12 @@ test('token swap from Solana', async () => {
   const tx = VersionedTransaction.deserialize(decodeSolanaTransaction(order.tokenSwap.tx)); tx.sign([keypair]); await connection.sendRawTransaction(tx.serialize());
   const settled = await gateway.waitForOrder(order.tokenSwap.order_id);
   expectTypeOf(settled).toEqualTypeOf<GatewayOrderInfoV3>();
+});
+
+test('every operation with openapi-fetch', async () => {
+  const id = 'an order id';
+  const api = createGatewayApi({ apiKey: process.env.GATEWAY_API_KEY });
+  const { data, response } = await api.GET('/v4/get-order/{id}', { params: { path: { id } } });
+  expectTypeOf(data).toExtend<GatewayOrderInfoV3>();
+  expectTypeOf(response).toEqualTypeOf<Response>();
 });
