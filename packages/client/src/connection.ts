@@ -34,7 +34,7 @@ export interface GatewayClientOptions {
   /**
    * Per attempt, until the whole answer is read. Default 0: no timeout of the client's own, as with
    * `fetch` (Node's fetch still gives up after 300 s without headers or body data). An abort signal
-   * costs Node's fetch about 4% per call, so the client only pays it when asked to time out.
+   * costs Node's fetch about 5% per call, so the client only pays it when asked to time out.
    */
   timeoutMs?: number;
 }

@@ -11,10 +11,10 @@ import type { Connection } from './connection.js';
 /** The operation object of a path and method (lower case) of the document. */
 export type Operation<Method extends HttpMethod, Path extends PathsWithMethod<paths, Method>> = paths[Path][Method];
 
-type Parameters<Op> = Op extends { parameters: infer P } ? P : never;
+type ParametersOf<Op> = Op extends { parameters: infer P } ? P : never;
 
 /** What a call of an operation takes: its `path` and `query` parameters and its JSON `body`, as the document types them. */
-export type OperationInput<Op> = Pick<Parameters<Op>, ('path' | 'query') & keyof Parameters<Op>> &
+export type OperationInput<Op> = Pick<ParametersOf<Op>, ('path' | 'query') & keyof ParametersOf<Op>> &
   (Op extends { requestBody: { content: { 'application/json': infer Body } } } ? { body: Body } : { body?: never }) & {
     signal?: AbortSignal | undefined;
   };
@@ -25,7 +25,7 @@ export type OperationResult<Op> = Op extends Record<string, unknown> ? SuccessRe
 /** The JSON bodies of an operation's documented error answers, which `GatewayApiError` reads. */
 export type OperationError<Op> = Op extends Record<string, unknown> ? ErrorResponseJSON<Op> : never;
 
-export type Request = <Method extends Uppercase<HttpMethod>, Path extends PathsWithMethod<paths, Lowercase<Method>>>(
+export type OperationCall = <Method extends Uppercase<HttpMethod>, Path extends PathsWithMethod<paths, Lowercase<Method>>>(
   method: Method,
   path: Path,
   input: OperationInput<Operation<Lowercase<Method>, Path>>,
@@ -38,10 +38,10 @@ interface LooseInput {
   signal?: AbortSignal | undefined;
 }
 
-export function createRequest({ baseUrl, headers, send }: Connection): Request {
+export function createRequest({ baseUrl, headers, send }: Connection): OperationCall {
   const root = baseUrl.replace(/\/$/, '');
   const jsonHeaders = { 'content-type': 'application/json', ...headers };
-  // The implementation sees the input loosely; `Request` types each call from the document.
+  // The implementation sees the input loosely; `OperationCall` types each call from the document.
   return (async (method: string, path: string, { path: parameters, query, body, signal }: LooseInput) => {
     let url = root + path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(parameters![name]!));
     let separator = '?';
@@ -58,5 +58,5 @@ export function createRequest({ baseUrl, headers, send }: Connection): Request {
       body === undefined ? { method, headers, signal } : { method, headers: jsonHeaders, body: JSON.stringify(body), signal },
     );
     return text ? JSON.parse(text) : undefined;
-  }) as Request;
+  }) as OperationCall;
 }
