@@ -19,7 +19,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundlePath, loadBundle, type OpenApiDocument } from '@swap-gateway/openapi';
-import { compareVersions, formatVersionsMarkdown } from '@swap-gateway/spec-diff';
+import { bundlerIn, compareVersions, formatVersionsMarkdown } from '@swap-gateway/spec-diff';
 import { jsonExamples, listOperations, referenceAnchor, resolve, type Operation } from './document.js';
 import { detailShapesMarkdown, errorsTableMarkdown, listErrorCodes, schemaMarker } from './generated/errors.js';
 import { changelogMarkdown, readChangelogSources } from './generated/changelog.js';
@@ -58,7 +58,7 @@ const generators: Record<string, (context: Context, argument?: string) => string
   'code-samples': ({ operations }, version) => codeSamplesMarkdown(operations.filter((operation) => operation.version === required(version, 'code-samples'))),
   // The V3 → V4 report of @swap-gateway/spec-diff, its headings moved one level down to sit in the guide.
   'version-diff': ({ combined }) => formatVersionsMarkdown(compareVersions(combined, 'v3', 'v4')).replace(/^(#+) /gm, '#$1 '),
-  changelog: ({ combined }) => changelogMarkdown(readChangelogSources(repositoryRoot, combined, join(repositoryRoot, 'scripts', 'bundle.ts'))),
+  changelog: ({ combined }) => changelogMarkdown(readChangelogSources(repositoryRoot, combined, bundlerIn(repositoryRoot))),
   'response-example': ({ combined, operations }, argument) => responseExampleMarkdown(combined, operations, required(argument, 'response-example')),
 };
 

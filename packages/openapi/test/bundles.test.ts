@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundlePath, loadBundle, type BundleName } from '@swap-gateway/openapi';
-import { buildBundles } from '../../../scripts/bundle.ts';
+import { buildBundles } from '../scripts/bundle.ts';
 
 const names: BundleName[] = ['gateway', 'gateway-v4', 'gateway-v3'];
 

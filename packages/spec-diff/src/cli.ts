@@ -10,7 +10,7 @@
  *   The migration report between two versions of one document (default: the built combined bundle).
  */
 import { readFileSync, realpathSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadBundle } from '@swap-gateway/openapi';
@@ -18,7 +18,7 @@ import { declarationsFromChangeset, type Declaration } from './declarations.js';
 import { compareVersions, diffDocuments } from './diff.js';
 import { SpecDiffError, type OpenApiDocument } from './document.js';
 import { formatReviewMarkdown, formatReviewText, formatVersionsMarkdown } from './format.js';
-import { bundleAtRef, bundleDocument, collectDeclarations, defaultBase, repositoryRoot } from './git.js';
+import { bundleAtRef, bundleDocument, bundlerIn, collectDeclarations, defaultBase, repositoryRoot } from './git.js';
 import { reviewReport, type Review } from './review.js';
 
 const FORMATS = ['text', 'markdown', 'json'] as const;
@@ -100,7 +100,7 @@ export function main(argv: string[], out: (text: string) => void = (text) => pro
     declarations = (values.changeset ?? []).flatMap((path) => declarationsFromChangeset(readFileSync(path, 'utf8'), path));
   } else {
     const repoRoot = repositoryRoot(resolve(values.repo ?? process.cwd()));
-    const bundler = resolve(values.bundler ?? join(repoRoot, 'scripts', 'bundle.ts'));
+    const bundler = resolve(values.bundler ?? bundlerIn(repoRoot));
     const ref = values.base ?? defaultBase(repoRoot);
     base = bundleAtRef(repoRoot, ref, bundler);
     head = bundleDocument(bundler, repoRoot);

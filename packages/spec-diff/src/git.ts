@@ -1,7 +1,7 @@
 /**
  * The document at a git ref and in the working tree, bundled the same way:
  * `git archive <ref> openapi | tar -x` into a temporary directory, then the
- * working tree's scripts/bundle.ts with `--source` and `--out`.
+ * working tree's packages/openapi/scripts/bundle.ts with `--source` and `--out`.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -35,6 +35,9 @@ export function defaultBase(repoRoot: string): string {
   }
   throw new SpecDiffError('GIT_FAILED', 'no merge base with main or origin/main; pass --base <ref>', null);
 }
+
+/** The document package's bundler in the repository at `repoRoot` (its `build`). */
+export const bundlerIn = (repoRoot: string): string => join(repoRoot, 'packages', 'openapi', 'scripts', 'bundle.ts');
 
 /** Runs the working tree's bundler on `sourceRoot` and reads the combined bundle. */
 export function bundleDocument(bundler: string, sourceRoot: string): OpenApiDocument {

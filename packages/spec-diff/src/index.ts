@@ -24,7 +24,7 @@ export {
   type VersionReport,
 } from './diff.js';
 export { listOperations, SpecDiffError, type DocumentInput, type OpenApiDocument, type Operation } from './document.js';
-export { bundleAtRef, repositoryRoot } from './git.js';
+export { bundleAtRef, bundlerIn, repositoryRoot } from './git.js';
 export { formatReviewMarkdown, formatReviewText, formatVersionsMarkdown } from './format.js';
 export { reviewReport, type Review, type ReviewedChange } from './review.js';
 export { summarizeSchema, flattenSchema, type SchemaSummary, type Field } from './schema-shape.js';

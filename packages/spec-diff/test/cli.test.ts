@@ -1,6 +1,6 @@
 /**
  * The command as a user runs it: the built bin, real files, a real git repository
- * holding a copy of the document, and the repository's own scripts/bundle.ts.
+ * holding a copy of the document, and the repository's own bundler (packages/openapi/scripts/bundle.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadBundle } from '@swap-gateway/openapi';
+import { bundlerIn } from '../src/git.js';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -102,7 +103,7 @@ describe('spec-diff against a git ref', () => {
     writeFileSync(onramp, withoutGasRefill);
 
     // No --base: the merge base with main, which is HEAD on this one-branch repository.
-    const bundler = join(repoRoot, 'scripts/bundle.ts');
+    const bundler = bundlerIn(repoRoot);
     const undeclared = run(['--repo', repo, '--bundler', bundler], repo);
     expect(undeclared.stderr).toBe('');
     expect(undeclared.status).toBe(1);
