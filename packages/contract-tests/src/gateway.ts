@@ -55,7 +55,8 @@ export interface GatewayOptions {
   fullErrorBodies?: boolean;
 }
 
-export function createGateway(url: string, { apiKey, fullErrorBodies = false }: GatewayOptions = {}): Gateway {
+/** The suite's HTTP client of one target: every answer is checked against the document before a test sees it. */
+export function connectTarget(url: string, { apiKey, fullErrorBodies = false }: GatewayOptions = {}): Gateway {
   return {
     url,
     async send<Body>(request: GatewayRequest): Promise<GatewayResponse<Body>> {
