@@ -21,11 +21,11 @@ import { fileURLToPath } from 'node:url';
 import { bundlePath, loadBundle, type OpenApiDocument } from '@swap-gateway/openapi';
 import { bundlerIn, compareVersions, formatVersionsMarkdown } from '@swap-gateway/spec-diff';
 import { jsonExamples, listOperations, referenceAnchor, resolve, type Operation } from './document.js';
-import { detailShapesMarkdown, errorsTableMarkdown, listErrorCodes, schemaMarker } from './generated/errors.js';
-import { changelogMarkdown, readChangelogSources } from './generated/changelog.js';
-import { openQuestionsMarkdown } from './generated/open-questions.js';
-import { codeSamplesMarkdown, operationsTableMarkdown, sampleGroupMarkdown } from './generated/operations.js';
-import { schemaFieldsMarkdown } from './generated/schemas.js';
+import { detailShapesMarkdown, errorsTableMarkdown, listErrorCodes, schemaMarker } from './guide-sections/errors.js';
+import { changelogMarkdown, readChangelogSources } from './guide-sections/changelog.js';
+import { openQuestionsMarkdown } from './guide-sections/open-questions.js';
+import { codeSamplesMarkdown, operationsTableMarkdown, sampleGroupMarkdown } from './guide-sections/operations.js';
+import { schemaFieldsMarkdown } from './guide-sections/schemas.js';
 import { fence } from './markdown-text.js';
 import { llmsFullMarkdown, llmsTxt, type GuideText } from './llms.js';
 import { renderMarkdown } from './markdown.js';
@@ -158,13 +158,12 @@ export async function buildSite(outputDirectory = defaultOutput): Promise<{ page
   for (const page of markdownPages) {
     const file = join(guidesDirectory, page.source);
     const markdown = expandDirectives(readFileSync(file, 'utf8'), context, page.source);
-    const resolveLink = linkResolver(context, codeNames, knownPages, page.href, page.source, anchorLinks);
-    const rendered = renderMarkdown(markdown, resolveLink);
+    const rendered = renderMarkdown(markdown, linkResolver(context, codeNames, knownPages, page.href, page.source, anchorLinks));
     anchorsOf.set(page.href, new Set([...rendered.html.matchAll(/\bid="([^"]+)"/g)].map((match) => match[1] ?? '')));
     const description = /<p>([\s\S]*?)<\/p>/.exec(rendered.html)?.[1]?.replace(/<[^>]+>/g, '') ?? rendered.title;
     write(page.href, guidePage({ href: page.href, title: rendered.title, html: rendered.html, headings: rendered.headings, description }));
     searchEntries.push(...guideEntries({ href: page.href, title: rendered.title, html: rendered.html }));
-    guideTexts.push({ href: page.href, title: rendered.title, description, markdown: markdown.replace(/\]\(([^)\s]+)\)/g, (_, href: string) => `](${resolveLink(href)})`) });
+    guideTexts.push({ href: page.href, title: rendered.title, description, markdown: rendered.markdown });
     pages.push(page.href);
   }
 

@@ -5,7 +5,7 @@
  */
 import type { Operation } from './document.js';
 import { referenceAnchor } from './document.js';
-import type { ErrorCode } from './generated/errors.js';
+import type { ErrorCodeEntry } from './guide-sections/errors.js';
 import { referencePages } from './reference.js';
 
 export interface SearchEntry {
@@ -49,7 +49,7 @@ export function operationEntries(operations: Operation[]): SearchEntry[] {
   }));
 }
 
-export function errorCodeEntries(codes: ErrorCode[]): SearchEntry[] {
+export function errorCodeEntries(codes: ErrorCodeEntry[]): SearchEntry[] {
   return codes.map((entry) => ({
     title: entry.code,
     kind: 'Error code',

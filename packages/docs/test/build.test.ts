@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { listOpenQuestions, loadBundle } from '@swap-gateway/openapi';
 import { describe, expect, it } from 'vitest';
 import { listOperations } from '../src/document.js';
-import { errorsTableMarkdown, listErrorCodes } from '../src/generated/errors.js';
-import { openQuestionsMarkdown } from '../src/generated/open-questions.js';
+import { errorsTableMarkdown, listErrorCodes } from '../src/guide-sections/errors.js';
+import { openQuestionsMarkdown } from '../src/guide-sections/open-questions.js';
 import { defaultOutput } from '../src/paths.js';
 import { referenceDocument } from '../src/reference.js';
 import { samplesOf } from '../src/samples.js';
@@ -110,6 +110,8 @@ describe('the built folder', () => {
       }
     }
     for (const name of Object.keys(combined.components.schemas as object)) expect(full, name).toContain(`### ${name}\n`);
+    // The guides' links as the site has them: none of the op:/err: forms the build rewrites.
+    expect(full).not.toMatch(/\]\((op|err):/);
     // Plain Markdown: no tag of the site's HTML left outside the code.
     expect(full.replace(/^(`{3,})[^\n]*\n[\s\S]*?^\1$/gm, '')).not.toMatch(/<(div|p|span|a)\b/);
   });

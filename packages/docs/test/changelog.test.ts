@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { loadBundle } from '@swap-gateway/openapi';
 import { bundlerIn } from '@swap-gateway/spec-diff';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changelogMarkdown, pendingChangesets, readChangelogSources } from '../src/generated/changelog.js';
+import { changelogMarkdown, pendingChangesets, readChangelogSources } from '../src/guide-sections/changelog.js';
 import { packageRoot } from '../src/paths.js';
 
 const repositoryRoot = join(packageRoot, '..', '..');

@@ -10,7 +10,8 @@
  */
 (function () {
   var storageKey = 'swap-gateway-docs:sample-language';
-  var labels = { curl: 'curl', typescript: 'TypeScript', python: 'Python' };
+  // Each language's label, `{ "typescript": "TypeScript", ... }`, written on the script tag by the build (src/site.ts).
+  var labels = JSON.parse(document.currentScript.dataset.labels);
 
   function stored() {
     try {

@@ -9,7 +9,7 @@ import { createSchemaValidator, type OpenApiDocument } from '@swap-gateway/opena
 import { jsonExamples, listOperations, listResponses, resolve, type Operation } from '../document.js';
 import { code, escapeCell, table } from '../markdown-text.js';
 
-export interface ErrorCode {
+export interface ErrorCodeEntry {
   code: string;
   meaning: string;
   introducedIn: string;
@@ -88,7 +88,7 @@ function isInferred(document: OpenApiDocument, response: Record<string, unknown>
   return [response, ...headers].some((node) => typeof node['x-inferred'] === 'string');
 }
 
-export function listErrorCodes(document: OpenApiDocument): ErrorCode[] {
+export function listErrorCodes(document: OpenApiDocument): ErrorCodeEntry[] {
   const v4 = codesOf(document, 'GatewayErrorCodeV4');
   const v3 = new Set(codesOf(document, 'GatewayErrorCodeV3').map((entry) => entry.code));
   const shapes = detailShapes(document);
@@ -96,7 +96,7 @@ export function listErrorCodes(document: OpenApiDocument): ErrorCode[] {
   const shapeOf = (details: unknown) =>
     shapes.filter((_, index) => validator.validate(`#/components/schemas/GatewayErrorDetails/oneOf/${index}`, details).valid).map((shape) => shape.title);
 
-  const byCode = new Map<string, ErrorCode>(
+  const byCode = new Map<string, ErrorCodeEntry>(
     v4.map((entry) => [entry.code, { ...entry, versions: v3.has(entry.code) ? ['V3', 'V4'] : ['V4'], returnedBy: [], detailShapes: [] }]),
   );
   for (const { operation, status, response } of listResponses(document)) {
@@ -123,7 +123,7 @@ const operationName = (operation: Operation) => operation.path.split('/')[2] ?? 
  * `**400** get-quote*, create-order` lines, one per status; `*` marks a status the document
  * inferred. A status every operation documents (401, 429, 500) reads "every operation".
  */
-function statusCell(entry: ErrorCode, everyOperation: Set<string>): string {
+function statusCell(entry: ErrorCodeEntry, everyOperation: Set<string>): string {
   if (entry.returnedBy.length === 0) return '_not shown_';
   const byStatus = new Map<string, Map<string, boolean>>();
   for (const { operation, status, statusInferred } of entry.returnedBy) {
@@ -143,7 +143,7 @@ function statusCell(entry: ErrorCode, everyOperation: Set<string>): string {
     .join('<br>');
 }
 
-function shapeCell(entry: ErrorCode, shapes: DetailShape[]): string {
+function shapeCell(entry: ErrorCodeEntry, shapes: DetailShape[]): string {
   if (entry.detailShapes.length === 0) return '_not shown_';
   return entry.detailShapes
     .map((title) => {

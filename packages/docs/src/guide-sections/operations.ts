@@ -1,4 +1,4 @@
-/** Generated sections about the operations: the lists on the landing page and the code-samples page. */
+/** Guide sections about the operations: the lists on the landing page and the code-samples page. */
 import type { Operation } from '../document.js';
 import { samplesOf, type Sample } from '../samples.js';
 import { code, escapeCell, fence, table } from '../markdown-text.js';
