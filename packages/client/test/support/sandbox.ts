@@ -1,31 +1,13 @@
 /**
- * The sandbox gateway server (packages/server) on 127.0.0.1 and a free port, with its lifecycle
- * driven by the test through the sandbox controls (no background loop), and the test wallets.
+ * What the tests send to the sandbox gateway server (packages/server, started with
+ * `sandboxServerOptions('drivenByTest')` of @swap-gateway/test-support): the test wallets and tokens.
  */
 import { createHash } from 'node:crypto';
 import { Keypair } from '@solana/web3.js';
-import { startServer, type RunningServer } from '@swap-gateway/server';
 import { BIP32Factory } from 'bip32';
 import { ECPairFactory } from 'ecpair';
 import * as ecc from 'tiny-secp256k1';
 import { privateKeyToAccount } from 'viem/accounts';
-
-export async function startSandbox(): Promise<RunningServer> {
-  return startServer({ port: 0, dataDir: ':memory:', config: { lifecycle: { confirmationDelaySeconds: 30, payoutDelaySeconds: 30, tickMs: 0 } } });
-}
-
-/** A call to a sandbox control; throws unless it answers 200. */
-export async function sandboxControl<T = unknown>(server: RunningServer, path: string, body?: object): Promise<T> {
-  const response = await fetch(`${server.url}/sandbox/${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`sandbox ${path} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as T;
-}
-
-/** Moves the sandbox clock past the confirmation and payout delays, one lifecycle pass per step. */
-export async function settleSandbox(server: RunningServer): Promise<void> {
-  for (let step = 0; step < 3; step++) await sandboxControl(server, 'advance', { seconds: 31 });
-}
 
 const seed = (label: string) => createHash('sha256').update(`client tests ${label}`).digest();
 
