@@ -18,9 +18,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundlePath, loadBundle, type OpenApiDocument } from '@swap-gateway/openapi';
+import { bundlePath, jsonContent, loadBundle, type OpenApiDocument } from '@swap-gateway/openapi';
 import { bundlerIn, compareVersions, formatVersionsMarkdown } from '@swap-gateway/spec-diff';
-import { jsonExamples, listOperations, referenceAnchor, resolve, type Operation } from './document.js';
+import { listOperations, referenceAnchor, type Operation } from './document.js';
 import { detailShapesMarkdown, errorsTableMarkdown, listErrorCodes, schemaMarker } from './guide-sections/errors.js';
 import { changelogMarkdown, readChangelogSources } from './guide-sections/changelog.js';
 import { openQuestionsMarkdown } from './guide-sections/open-questions.js';
@@ -59,15 +59,14 @@ const generators: Record<string, (context: Context, argument?: string) => string
   // The V3 → V4 report of @swap-gateway/spec-diff, its headings moved one level down to sit in the guide.
   'version-diff': ({ combined }) => formatVersionsMarkdown(compareVersions(combined, 'v3', 'v4')).replace(/^(#+) /gm, '#$1 '),
   changelog: ({ combined }) => changelogMarkdown(readChangelogSources(repositoryRoot, combined, bundlerIn(repositoryRoot))),
-  'response-example': ({ combined, operations }, argument) => responseExampleMarkdown(combined, operations, required(argument, 'response-example')),
+  'response-example': ({ combined, operations }, argument) => responseExampleMarkdown(operations, required(argument, 'response-example')),
 };
 
 /** `operationId/status/exampleName`: one named example of a response, as a JSON block. */
-function responseExampleMarkdown(document: OpenApiDocument, operations: Operation[], argument: string): string {
+function responseExampleMarkdown(operations: Operation[], argument: string): string {
   const [operationId, status, name] = argument.split('/');
   const operation = operations.find((candidate) => candidate.operationId === operationId);
-  const response = operation && status ? (operation.node.responses as Record<string, unknown> | undefined)?.[status] : undefined;
-  const example = response ? jsonExamples(document, resolve(document, response)).find((candidate) => candidate.name === name) : undefined;
+  const example = operation && status && name ? jsonContent(operation.responses[status])?.examples[name] : undefined;
   if (!example) throw new Error(`generated:response-example:${argument}: the document has no such example`);
   return fence('json', JSON.stringify(example.value, null, 2));
 }

@@ -42,10 +42,10 @@ export function guideEntries(page: { href: string; title: string; html: string }
 
 export function operationEntries(operations: Operation[]): SearchEntry[] {
   return operations.map((operation) => ({
-    title: `${operation.method.toUpperCase()} ${operation.path}: ${operation.summary}`,
+    title: `${operation.method} ${operation.path}: ${operation.summary}`,
     kind: `${operation.version.toUpperCase()} operation`,
     href: `${referencePages[operation.version].href}${referenceAnchor(operation)}`,
-    text: `${operation.operationId} ${operation.description}`,
+    text: `${operation.operationId} ${operation.description ?? ''}`,
   }));
 }
 

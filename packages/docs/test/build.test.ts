@@ -55,11 +55,11 @@ describe('reference documents', () => {
     for (const version of ['v4', 'v3'] as const) {
       const document = referenceDocument(loadBundle(`gateway-${version}`), version);
       for (const operation of listOperations(document)) {
-        const samples = operation.node['x-codeSamples'] as Array<{ label: string; source: string }>;
+        const samples = operation.definition['x-codeSamples'] as Array<{ label: string; source: string }>;
         expect(samples.map((sample) => sample.label)).toEqual(['curl', 'TypeScript', 'Python']);
         expect(samples.map((sample) => sample.source)).toEqual(samplesOf(operation).map((sample) => sample.source));
         // Every operation opens itself in the request console.
-        expect(String(operation.node.description)).toContain(`](${version}-console.html${consoleAnchor(loadBundle(`gateway-${version}`), operation.operationId)})`);
+        expect(String(operation.definition.description)).toContain(`](${version}-console.html${consoleAnchor(loadBundle(`gateway-${version}`), operation.operationId)})`);
       }
       const servers = document.servers as Array<Record<string, unknown>>;
       expect(servers.length).toBeGreaterThan(0);
@@ -104,8 +104,8 @@ describe('the built folder', () => {
     for (const { href } of markdownPages) expect(index, href).toContain(`](${href})`);
     for (const version of ['v4', 'v3'] as const) {
       for (const operation of listOperations(loadBundle(`gateway-${version}`))) {
-        expect(index, operation.operationId).toContain(`- [${operation.method.toUpperCase()} ${operation.path}](`);
-        expect(full, operation.operationId).toContain(`### ${operation.method.toUpperCase()} ${operation.path} (${operation.operationId})`);
+        expect(index, operation.operationId).toContain(`- [${operation.method} ${operation.path}](`);
+        expect(full, operation.operationId).toContain(`### ${operation.method} ${operation.path} (${operation.operationId})`);
         for (const sample of samplesOf(operation)) expect(full, sample.relativePath).toContain(sample.source.trim());
       }
     }

@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { loadBundle } from '@swap-gateway/openapi';
 import { declarationsFromChangeset, type Declaration } from './declarations.js';
 import { compareVersions, diffDocuments } from './diff.js';
-import { SpecDiffError, type OpenApiDocument } from './document.js';
+import { SpecDiffError, type JsonDocument } from './document.js';
 import { formatReviewMarkdown, formatReviewText, formatVersionsMarkdown } from './format.js';
 import { bundleAtRef, bundleDocument, bundlerIn, collectDeclarations, defaultBase, repositoryRoot } from './git.js';
 import { reviewReport, type Review } from './review.js';
@@ -24,9 +24,9 @@ import { reviewReport, type Review } from './review.js';
 const FORMATS = ['text', 'markdown', 'json'] as const;
 type Format = (typeof FORMATS)[number];
 
-function readDocument(path: string): OpenApiDocument {
+function readDocument(path: string): JsonDocument {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as OpenApiDocument;
+    return JSON.parse(readFileSync(path, 'utf8')) as JsonDocument;
   } catch (error) {
     throw new SpecDiffError('INVALID_ARGUMENTS', `cannot read the bundle ${path}`, { path, reason: (error as Error).message });
   }
@@ -88,8 +88,8 @@ export function main(argv: string[], out: (text: string) => void = (text) => pro
   }
   if (positionals.length > 0) throw new SpecDiffError('INVALID_ARGUMENTS', `unexpected argument ${positionals[0]}`, { positionals });
 
-  let base: OpenApiDocument;
-  let head: OpenApiDocument;
+  let base: JsonDocument;
+  let head: JsonDocument;
   let declarations: Declaration[];
   if (values['base-file'] || values['head-file']) {
     if (!values['base-file'] || !values['head-file']) {

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { declarationsFromChangelog, declarationsFromChangeset, type Declaration } from './declarations.js';
-import { SpecDiffError, type OpenApiDocument } from './document.js';
+import { SpecDiffError, type JsonDocument } from './document.js';
 
 const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
 
@@ -40,11 +40,11 @@ export function defaultBase(repoRoot: string): string {
 export const bundlerIn = (repoRoot: string): string => join(repoRoot, 'packages', 'openapi', 'scripts', 'bundle.ts');
 
 /** Runs the working tree's bundler on `sourceRoot` and reads the combined bundle. */
-export function bundleDocument(bundler: string, sourceRoot: string): OpenApiDocument {
+export function bundleDocument(bundler: string, sourceRoot: string): JsonDocument {
   const out = mkdtempSync(join(tmpdir(), 'spec-diff-bundle-'));
   try {
     execFileSync(process.execPath, [tsxCli, bundler, '--source', sourceRoot, '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
-    return JSON.parse(readFileSync(join(out, 'gateway.json'), 'utf8')) as OpenApiDocument;
+    return JSON.parse(readFileSync(join(out, 'gateway.json'), 'utf8')) as JsonDocument;
   } catch (error) {
     const failure = error as { stdout?: Buffer; stderr?: Buffer };
     const output = `${failure.stdout ?? ''}${failure.stderr ?? ''}`.trim();
@@ -55,7 +55,7 @@ export function bundleDocument(bundler: string, sourceRoot: string): OpenApiDocu
 }
 
 /** The bundled document as it is at `ref`. */
-export function bundleAtRef(repoRoot: string, ref: string, bundler: string): OpenApiDocument {
+export function bundleAtRef(repoRoot: string, ref: string, bundler: string): JsonDocument {
   const commit = git(repoRoot, ['rev-parse', '--verify', `${ref}^{commit}`]).trim();
   const source = mkdtempSync(join(tmpdir(), 'spec-diff-source-'));
   try {

@@ -70,6 +70,10 @@ describe('spec-diff on two bundles', () => {
     const notOpenApi = join(scratch, 'not-openapi.json');
     writeFileSync(notOpenApi, '{"swagger": "2.0"}');
     expect(JSON.parse(run(['--base-file', notOpenApi, '--head-file', head]).stderr)).toMatchObject({ code: 'INVALID_DOCUMENT' });
+    const dangling = join(scratch, 'dangling.json');
+    const gone = { $ref: '#/components/responses/Gone' };
+    writeFileSync(dangling, JSON.stringify({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: { '/v1/x': { get: { operationId: 'x', responses: { '200': gone } } } } }));
+    expect(JSON.parse(run(['--base-file', dangling, '--head-file', head]).stderr)).toMatchObject({ code: 'INVALID_DOCUMENT', details: { ref: gone.$ref } });
     expect(JSON.parse(run(['--format', 'pdf']).stderr)).toMatchObject({ code: 'INVALID_ARGUMENTS' });
     expect(JSON.parse(run(['--versions', 'v3', 'v9']).stderr)).toMatchObject({ code: 'INVALID_ARGUMENTS', details: { version: 'v9' } });
   });

@@ -3,7 +3,7 @@ import type { Operation } from '../document.js';
 import { samplesOf, type Sample } from '../samples.js';
 import { code, escapeCell, fence, table } from '../markdown-text.js';
 
-const methodBadge = (method: string) => `<span class="method method-${method}">${method.toUpperCase()}</span>`;
+const methodBadge = (method: string) => `<span class="method method-${method.toLowerCase()}">${method}</span>`;
 
 export function operationsTableMarkdown(operations: Operation[]): string {
   return table(
