@@ -4,7 +4,7 @@
  * get-routes' 401) and `emptyPathParameterAnswer`. Outside the document (sandbox, health) it is
  * 400; a path that names no operation at all is 404, as every unknown path is.
  */
-import { emptyPathParameterAnswer, malformedRequestAnswer, matchOperation, type DocumentedFailure, type Operation } from '@swap-gateway/openapi';
+import { emptyPathParameterAnswer, failureBody, malformedRequestAnswer, matchOperation, type DocumentedFailure, type Operation } from '@swap-gateway/openapi';
 import { GatewayError, type ErrorCode, type ErrorDetails } from './errors.js';
 
 /** The operation a raw request line names (HEAD is its GET; an empty segment still names get-order). */
@@ -13,9 +13,10 @@ export function operationOf(operations: readonly Operation[], method: string, ur
   return match.kind === 'operation' ? match.operation : undefined;
 }
 
-/** INVALID_REQUEST carries what was wrong; get-order's ORDER_NOT_FOUND says what its 404 says. */
-const failure = ({ status, code }: DocumentedFailure, message: string, details: ErrorDetails) =>
-  code === 'INVALID_REQUEST' ? new GatewayError(code, message, details, status) : new GatewayError(code as ErrorCode, 'no order has this id, txid or hash', null, status);
+const failure = (answer: DocumentedFailure, message: string, details: ErrorDetails) => {
+  const body = failureBody(answer, message, details);
+  return new GatewayError(body.code as ErrorCode, body.error, body.details as ErrorDetails, answer.status);
+};
 
 export function malformedRequest(operation: Operation | undefined, message: string, details: ErrorDetails = { message }): GatewayError {
   return failure(malformedRequestAnswer(operation), message, details);
