@@ -17,6 +17,11 @@ export function exampleRequest(op: Operation, bodyExample?: string): GatewayRequ
   return { method: op.method, path: fillPath(op.path, values('path')), query: values('query'), ...(op.requestBody && { body }) };
 }
 
+/** The operation's path with one parameter's segment given as it is (already encoded, or malformed on purpose) and the others their examples. */
+export function pathWith(op: Operation, name: string, segment: string): string {
+  return op.path.replace(/\{([^}]+)\}/g, (_, each: string) => (each === name ? segment : encodeURIComponent(String(op.parameters.find((other) => other.name === each)?.example ?? ''))));
+}
+
 /** A small deterministic PRNG (mulberry32), so that generated inputs are the same on every run. */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
@@ -152,9 +157,7 @@ export function edgeParameterCases(op: Operation, seed: number): EdgeCase[] {
       const invalid = decoded === undefined || !validator.validate(parameter.schemaPointer, coerceParameter(parameter.schema, decoded)).valid;
       const what = `${parameter.name} = ${name}`;
       if (parameter.in === 'path') {
-        const encoded = raw ? value : encodeURIComponent(value);
-        const path = op.path.replace(/\{([^}]+)\}/g, (_, each: string) => (each === parameter.name ? encoded : encodeURIComponent(String(op.parameters.find((other) => other.name === each)?.example ?? ''))));
-        cases.push({ what, request: { ...base, path }, invalid });
+        cases.push({ what, request: { ...base, path: pathWith(op, parameter.name, raw ? value : encodeURIComponent(value)) }, invalid });
       } else {
         const { [parameter.name]: _replaced, ...query } = base.query ?? {};
         cases.push({ what, request: raw ? { ...base, query, rawQuery: `${encodeURIComponent(parameter.name)}=${value}` } : { ...base, query: { ...query, [parameter.name]: value } }, invalid });

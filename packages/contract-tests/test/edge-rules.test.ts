@@ -8,7 +8,7 @@
 import { coerceParameter, malformedRequestAnswer } from '@swap-gateway/openapi';
 import { describe, expect } from 'vitest';
 import { operation, operations, validator } from '../src/document.js';
-import { exampleRequest } from '../src/inputs.js';
+import { exampleRequest, pathWith } from '../src/inputs.js';
 import { contractTest, gateway } from '../src/suite.js';
 
 /** The spellings of a number the copies read differently, and two they agree on. */
@@ -55,12 +55,10 @@ describe('a request that cannot be read gets the documented status: 400, else ge
   for (const op of withPathParameter) {
     const expected = malformedRequestAnswer(op);
     contractTest(`${op.operationId}: a path parameter that is not percent-encoded UTF-8 (%ZZ, %C0%AF, %FF) is ${expected.status} ${expected.code}`, [], async () => {
+      const { name } = op.parameters.find((parameter) => parameter.in === 'path')!;
       for (const unreadable of ['%ZZ', '%C0%AF', '%FF']) {
-        const base = exampleRequest(op);
-        const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
-          name === op.parameters.find((parameter) => parameter.in === 'path')!.name ? unreadable : encodeURIComponent(String(op.parameters.find((other) => other.name === name)?.example ?? 'x')),
-        );
-        const answer = await gateway.send<{ code?: string }>({ ...base, path });
+        const path = pathWith(op, name, unreadable);
+        const answer = await gateway.send<{ code?: string }>({ ...exampleRequest(op), path });
         expect([answer.status, answer.body.code], `${op.operationId} ${path}`).toEqual([expected.status, expected.code]);
       }
     });

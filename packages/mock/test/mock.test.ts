@@ -1,11 +1,17 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { createSchemaValidator, loadBundle } from '@swap-gateway/openapi';
+import { createSchemaValidator, jsonContent, loadBundle, readOperations } from '@swap-gateway/openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../src/index.js';
 
 const validator = createSchemaValidator(loadBundle('gateway'));
+const operations = readOperations(loadBundle('gateway'));
+/** A named example of an operation's request body (`part` 'request') or of the response of a status. */
+const exampleOf = (operationId: string, part: string, name: string) => {
+  const operation = operations.find((candidate) => candidate.operationId === operationId)!;
+  return jsonContent(part === 'request' ? operation.requestBody : operation.responses[part])!.examples[name]!.value;
+};
 
 function expectValid(path: string, method: string, status: number, body: unknown) {
   const { valid, errors } = validator.validate(validator.responsePointer(path, method, String(status)), body);
@@ -28,9 +34,7 @@ async function waitUntilGone(pid: number, timeoutMs = 5_000): Promise<boolean> {
 }
 
 const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const quoteExample = (name: string) =>
-  (loadBundle('gateway').paths['/v4/create-order']!.post as { requestBody: { content: { 'application/json': { examples: Record<string, { value: unknown }> } } } })
-    .requestBody.content['application/json'].examples[name]!.value;
+const quoteExample = (name: string) => exampleOf('createOrderV4', 'request', name);
 
 describe('startMock (static examples)', () => {
   let mock: RunningMock;
@@ -209,8 +213,7 @@ describe('startMock (dynamic)', () => {
       const [a, b] = [await read(first), await read(second)];
       expect(a).toEqual(b);
       expectValid('/v4/get-order/{id}', 'get', 200, a);
-      const example = (loadBundle('gateway').paths['/v4/get-order/{id}']!.get as { responses: { 200: { content: { 'application/json': { examples: { inProgress: { value: unknown } } } } } } })
-        .responses[200].content['application/json'].examples.inProgress.value;
+      const example = exampleOf('getOrderV4', '200', 'inProgress');
       expect(a).not.toEqual(example);
     } finally {
       await Promise.all([first.stop(), second.stop()]);
