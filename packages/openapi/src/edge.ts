@@ -17,19 +17,37 @@ export const apiKeyPointer = '#/components/securitySchemes/apiKey';
 export interface DocumentedFailure {
   status: number;
   code: string;
+  /** For a code other than INVALID_REQUEST: the body of the example that shows it. */
+  example?: ErrorBody;
+}
+
+export interface ErrorBody {
+  code: string;
+  error: string;
+  details: unknown;
 }
 
 /**
- * The `code` a status of the operation answers an unreadable request with, read from the
- * examples of that response: INVALID_REQUEST where they show it, else the one code they show
- * (get-order's 404 is ORDER_NOT_FOUND).
+ * The code a status of the operation answers an unreadable request with, read from the examples
+ * of that response: INVALID_REQUEST where they show it, else the one code they show (get-order's
+ * 404 is ORDER_NOT_FOUND), with that example.
  */
-function codeOf(operation: Operation, status: string): string {
-  const examples = Object.values(jsonContent(operation.responses[status])?.examples ?? {});
-  const codes = new Set(examples.map(({ value }) => (value as { code?: unknown } | undefined)?.code).filter((code): code is string => typeof code === 'string'));
-  if (codes.has('INVALID_REQUEST')) return 'INVALID_REQUEST';
-  if (codes.size === 1) return [...codes][0]!;
+function failureOf(operation: Operation, status: string): DocumentedFailure {
+  const bodies = Object.values(jsonContent(operation.responses[status])?.examples ?? {})
+    .map(({ value }) => value as ErrorBody | undefined)
+    .filter((body): body is ErrorBody => typeof body?.code === 'string');
+  const codes = new Set(bodies.map((body) => body.code));
+  if (codes.has('INVALID_REQUEST')) return { status: Number(status), code: 'INVALID_REQUEST' };
+  if (codes.size === 1) return { status: Number(status), code: bodies[0]!.code, example: bodies[0]! };
   throw new Error(`${operation.operationId} ${status}: its examples show ${codes.size ? [...codes].join(', ') : 'no code'}, not one code for a request that cannot be read`);
+}
+
+/**
+ * The error body of a documented failure: INVALID_REQUEST says what was wrong with the request;
+ * another code (get-order's ORDER_NOT_FOUND) says what its documented example says.
+ */
+export function failureBody(failure: DocumentedFailure, message: string, details: unknown = { message }): ErrorBody {
+  return failure.example ?? { code: failure.code, error: message, details };
 }
 
 /**
@@ -44,7 +62,7 @@ export function malformedRequestAnswer(operation: Operation | undefined): Docume
   if (operation === undefined) return { status: 400, code: 'INVALID_REQUEST' };
   const status = ['400', '404', '401'].find((candidate) => candidate in operation.responses);
   if (status === undefined) throw new Error(`${operation.operationId} documents neither 400, 404 nor 401 for a request that cannot be read`);
-  return { status: Number(status), code: codeOf(operation, status) };
+  return failureOf(operation, status);
 }
 
 /**
@@ -53,5 +71,5 @@ export function malformedRequestAnswer(operation: Operation | undefined): Docume
  * (get-order, where an empty id is an id no order has): that 404 and its code.
  */
 export function emptyPathParameterAnswer(operation: Operation): DocumentedFailure {
-  return '404' in operation.responses ? { status: 404, code: codeOf(operation, '404') } : { status: 404, code: 'INVALID_REQUEST' };
+  return '404' in operation.responses ? failureOf(operation, '404') : { status: 404, code: 'INVALID_REQUEST' };
 }

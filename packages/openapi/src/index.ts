@@ -48,4 +48,4 @@ export {
 } from './operations.js';
 export { matchOperation, type OperationMatch, type RouteTemplate } from './match.js';
 export { coerceParameter } from './coerce.js';
-export { apiKeyLength, apiKeyPointer, emptyPathParameterAnswer, malformedRequestAnswer, type DocumentedFailure } from './edge.js';
+export { apiKeyLength, apiKeyPointer, emptyPathParameterAnswer, failureBody, malformedRequestAnswer, type DocumentedFailure, type ErrorBody } from './edge.js';

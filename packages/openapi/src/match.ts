@@ -37,7 +37,8 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 
 function compile<T extends RouteTemplate>(routes: readonly T[]): CompiledRoute<T>[] {
   let compiled = compiledRoutes.get(routes);
-  if (!compiled) {
+  // A list still growing (a server registering its routes) is compiled again when it has grown.
+  if (compiled?.length !== routes.length) {
     compiled = routes.map((route) => {
       const names: string[] = [];
       const source = route.path

@@ -13,6 +13,7 @@ import {
   documentedResponse,
   emptyPathParameterAnswer,
   escapePointer,
+  failureBody,
   jsonContent,
   loadBundle,
   locate,
@@ -227,6 +228,8 @@ describe('coerceParameter', () => {
 });
 
 describe('edge rules', () => {
+  const notFound = { code: 'ORDER_NOT_FOUND', error: 'no order has this id, txid or hash', details: null };
+
   it('holds the API key length to the sentences of the document that state it', () => {
     const scheme = valueAt(document, apiKeyPointer) as { description: string };
     expect(/exactly (\d+) characters/.exec(scheme.description)?.[1]).toBe(String(apiKeyLength));
@@ -242,18 +245,27 @@ describe('edge rules', () => {
       getQuoteV4: { status: 400, code: 'INVALID_REQUEST' },
       createOrderV4: { status: 400, code: 'INVALID_REQUEST' },
       registerTxV4: { status: 400, code: 'INVALID_REQUEST' },
-      getOrderV4: { status: 404, code: 'ORDER_NOT_FOUND' },
+      getOrderV4: { status: 404, code: 'ORDER_NOT_FOUND', example: notFound },
       getOrdersV4: { status: 400, code: 'INVALID_REQUEST' },
       getMaxSpendableV4: { status: 400, code: 'INVALID_REQUEST' },
       createOrderV3: { status: 400, code: 'INVALID_REQUEST' },
-      getOrderV3: { status: 404, code: 'ORDER_NOT_FOUND' },
+      getOrderV3: { status: 404, code: 'ORDER_NOT_FOUND', example: notFound },
       getOrdersV3: { status: 400, code: 'INVALID_REQUEST' },
     });
     expect(malformedRequestAnswer(undefined)).toEqual({ status: 400, code: 'INVALID_REQUEST' });
   });
 
+  it('gives INVALID_REQUEST the message of what was wrong, and another code the body of its example', () => {
+    expect(failureBody(malformedRequestAnswer(byId('getOrdersV4')), 'the path is not valid percent-encoding')).toEqual({
+      code: 'INVALID_REQUEST',
+      error: 'the path is not valid percent-encoding',
+      details: { message: 'the path is not valid percent-encoding' },
+    });
+    expect(failureBody(malformedRequestAnswer(byId('getOrderV4')), 'the path is not valid percent-encoding')).toEqual(notFound);
+  });
+
   it('answers an empty path parameter with 404: the operation\'s own where it documents one', () => {
-    expect(emptyPathParameterAnswer(byId('getOrderV4'))).toEqual({ status: 404, code: 'ORDER_NOT_FOUND' });
+    expect(emptyPathParameterAnswer(byId('getOrderV4'))).toEqual({ status: 404, code: 'ORDER_NOT_FOUND', example: notFound });
     expect(emptyPathParameterAnswer(byId('getOrdersV3'))).toEqual({ status: 404, code: 'INVALID_REQUEST' });
   });
 });
