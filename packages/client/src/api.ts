@@ -9,6 +9,7 @@ import type { HttpMethod, MediaType, PathsWithMethod, RequiredKeysOf } from 'ope
 import type { paths } from '@swap-gateway/types';
 
 /** The success branch of openapi-fetch's answer: the 2xx body as `data`, and the `Response`. */
+// biome-ignore lint/suspicious/noExplicitAny: openapi-fetch's own bound for an operation; an interface is not a Record of unknown.
 export type GatewayApiResponse<Operation, Init> = Operation extends Record<string | number, any>
   ? Omit<Exclude<FetchResponse<Operation, Init, MediaType>, { error: unknown }>, 'error'>
   : never;

@@ -106,8 +106,8 @@ interface Exchanged {
 const agents = new Map<string, HttpAgent>();
 const agentFor = (secure: boolean, localAddress = '') => {
   const name = `${secure}:${localAddress}`;
-  let agent = agents.get(name);
-  if (!agent) agents.set(name, (agent = secure ? new HttpsAgent({ keepAlive: true, localAddress: localAddress || undefined }) : new HttpAgent({ keepAlive: true, localAddress: localAddress || undefined })));
+  const agent = agents.get(name) ?? (secure ? new HttpsAgent({ keepAlive: true, localAddress: localAddress || undefined }) : new HttpAgent({ keepAlive: true, localAddress: localAddress || undefined }));
+  agents.set(name, agent);
   return agent;
 };
 

@@ -14,7 +14,7 @@
  * `<!-- generated:NAME[:ARG] -->` (a section read from the document) and
  * `<!-- sample:v4/getQuoteV4 -->` (that sample in every language it is written in, as tabs).
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,7 +59,7 @@ const generators: Record<string, (context: Context, argument?: string) => string
   // The V3 → V4 report of @swap-gateway/spec-diff, its headings moved one level down to sit in the guide.
   'version-diff': ({ combined }) => formatVersionsMarkdown(compareVersions(combined, 'v3', 'v4')).replace(/^(#+) /gm, '#$1 '),
   changelog: ({ combined }) => changelogMarkdown(readChangelogSources(repositoryRoot, combined, bundlerIn(repositoryRoot))),
-  'response-example': ({ combined, operations }, argument) => responseExampleMarkdown(operations, required(argument, 'response-example')),
+  'response-example': ({ operations }, argument) => responseExampleMarkdown(operations, required(argument, 'response-example')),
 };
 
 /** `operationId/status/exampleName`: one named example of a response, as a JSON block. */

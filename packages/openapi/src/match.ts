@@ -43,7 +43,11 @@ function compile<T extends RouteTemplate>(routes: readonly T[]): CompiledRoute<T
       const names: string[] = [];
       const source = route.path
         .split(/(\{[^}]+\})/)
-        .map((part) => (/^\{[^}]+\}$/.test(part) ? (names.push(part.slice(1, -1)), '([^/]*)') : escapeRegExp(part)))
+        .map((part) => {
+          if (!/^\{[^}]+\}$/.test(part)) return escapeRegExp(part);
+          names.push(part.slice(1, -1));
+          return '([^/]*)';
+        })
         .join('');
       return { route, method: route.method.toUpperCase(), pattern: new RegExp(`^${source}$`), names };
     });

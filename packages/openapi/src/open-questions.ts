@@ -31,7 +31,7 @@ export function listOpenQuestions(document: unknown): OpenQuestion[] {
   const found: OpenQuestion[] = [];
   const walk = (node: unknown, segments: string[]) => {
     if (Array.isArray(node)) {
-      node.forEach((item, index) => walk(item, [...segments, String(index)]));
+      for (const [index, item] of node.entries()) walk(item, [...segments, String(index)]);
       return;
     }
     if (typeof node !== 'object' || node === null) return;

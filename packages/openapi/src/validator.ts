@@ -16,7 +16,7 @@ const annotationKeywords = ['example', 'discriminator', 'xml', 'externalDocs'];
 
 /** Every `x-...` key used anywhere in the document, so Ajv accepts them as annotations. */
 function extensionKeywords(node: unknown, found = new Set<string>()): Set<string> {
-  if (Array.isArray(node)) node.forEach((item) => extensionKeywords(item, found));
+  if (Array.isArray(node)) for (const item of node) extensionKeywords(item, found);
   else if (node && typeof node === 'object') {
     for (const [key, value] of Object.entries(node)) {
       if (key.startsWith('x-')) found.add(key);

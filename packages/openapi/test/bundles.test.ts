@@ -46,7 +46,9 @@ describe('per-version bundles', () => {
 
 describe('bundling is reproducible', () => {
   const scratch = [mkdtempSync(join(tmpdir(), 'bundle-a-')), mkdtempSync(join(tmpdir(), 'bundle-b-'))];
-  afterAll(() => scratch.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  afterAll(() => {
+    for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+  });
 
   it('two runs and the build output are byte-for-byte equal', () => {
     for (const dir of scratch) buildBundles(dir);

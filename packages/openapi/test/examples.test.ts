@@ -34,7 +34,9 @@ function collectExamples(): Example[] {
     }
   }
   for (const [name, schema] of Object.entries(document.components.schemas as Record<string, Schema>)) {
-    ((schema.examples as unknown[] | undefined) ?? []).forEach((value, index) => found.push({ label: `schema ${name} example ${index}`, pointer: validator.schemaPointer(name), value, operation: 'components' }));
+    for (const [index, value] of ((schema.examples as unknown[] | undefined) ?? []).entries()) {
+      found.push({ label: `schema ${name} example ${index}`, pointer: validator.schemaPointer(name), value, operation: 'components' });
+    }
   }
   return found;
 }

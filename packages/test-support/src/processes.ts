@@ -62,11 +62,14 @@ export async function startProcess(options: ProcessOptions): Promise<StartedProc
   }
 }
 
-const answers = (url: string) =>
-  fetch(url, { signal: AbortSignal.timeout(1000) }).then(
-    async (response) => (await response.arrayBuffer(), true),
-    () => false,
-  );
+async function answers(url: string): Promise<boolean> {
+  try {
+    await (await fetch(url, { signal: AbortSignal.timeout(1000) })).arrayBuffer();
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;

@@ -23,7 +23,7 @@ export function effective(document: OpenApiDocument, schema: Schema | undefined)
   for (const member of resolved.allOf ?? []) {
     const inner = effective(document, member);
     Object.assign(properties, inner.properties);
-    inner.required.forEach((name) => required.add(name));
+    for (const name of inner.required) required.add(name);
   }
   return { properties, required };
 }
@@ -39,8 +39,7 @@ export function types(document: OpenApiDocument, schema: Schema | undefined): Se
   const resolved = resolve(document, schema);
   const found = new Set<string>([resolved.type ?? []].flat());
   if (resolved.const !== undefined) found.add(typeof resolved.const);
-  for (const branch of [...(resolved.oneOf ?? []), ...(resolved.anyOf ?? [])]) types(document, branch).forEach((type) => found.add(type));
-  for (const member of resolved.allOf ?? []) types(document, member).forEach((type) => found.add(type));
+  for (const member of [...(resolved.oneOf ?? []), ...(resolved.anyOf ?? []), ...(resolved.allOf ?? [])]) for (const type of types(document, member)) found.add(type);
   if (found.size === 0 && resolved.properties) found.add('object');
   return found;
 }
