@@ -8,9 +8,11 @@ import type { Client, FetchResponse, MaybeOptionalInit } from 'openapi-fetch';
 import type { HttpMethod, MediaType, PathsWithMethod, RequiredKeysOf } from 'openapi-typescript-helpers';
 import type { paths } from '@swap-gateway/types';
 
-/** The success branch of openapi-fetch's answer: the 2xx body as `data`, and the `Response`. */
 // biome-ignore lint/suspicious/noExplicitAny: openapi-fetch's own bound for an operation; an interface is not a Record of unknown.
-export type GatewayApiResponse<Operation, Init> = Operation extends Record<string | number, any>
+type OperationBound = Record<string | number, any>;
+
+/** The success branch of openapi-fetch's answer: the 2xx body as `data`, and the `Response`. */
+export type GatewayApiResponse<Operation, Init> = Operation extends OperationBound
   ? Omit<Exclude<FetchResponse<Operation, Init, MediaType>, { error: unknown }>, 'error'>
   : never;
 
