@@ -16,7 +16,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bitcoinjsSigner } from '../src/adapters/bitcoinjs.js';
 import { createGatewayClient } from '../src/index.js';
-import { bitcoinRoot, evmAccount, tokens } from './support/sandbox.js';
+import { bitcoinRoot, onrampQuoteParams } from './support/sandbox.js';
 
 const skip = skipWithoutChromium('client browser test');
 
@@ -94,7 +94,7 @@ describe.skipIf(skip)('the client in Chromium', { timeout: 120_000 }, () => {
       utxos: (address) => sandboxControls(gateway.url).bitcoinUtxos(address),
       feeRate: 12,
     });
-    const params = { srcChain: 'bitcoin', dstChain: 'bob', srcToken: tokens.btc, dstToken: tokens.wbtcBob, amount: '1000000', recipient: evmAccount.address, refundAddress: wallet.address };
+    const params = onrampQuoteParams(wallet.address);
     expect(new URL(siteUrl).origin).not.toBe(new URL(gateway.url).origin);
 
     const shown = await page.evaluate(([baseUrl, query]) => (window as unknown as { walletless: (...args: unknown[]) => Promise<PaymentShown> }).walletless(baseUrl, query), [gateway.url, params] as const);

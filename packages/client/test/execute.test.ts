@@ -31,7 +31,7 @@ import {
   type TronTransaction,
 } from '../src/index.js';
 import { failure } from './support/failure.js';
-import { bitcoinKey, bitcoinRoot, btcRecipient, evmAccount, solanaKeypair, tokens, tronAccount } from './support/sandbox.js';
+import { bitcoinKey, bitcoinRoot, btcRecipient, evmAccount, onrampQuoteParams, solanaKeypair, tokens, tronAccount } from './support/sandbox.js';
 
 // Each test runs several requests against a server with a WASM database, on a 2-core machine.
 vi.setConfig({ testTimeout: 30_000 });
@@ -70,16 +70,7 @@ const sandboxUtxos = (address: string) => sandbox.bitcoinUtxos(address);
 const bitcoinWallet = bitcoinjsSigner({ hdNode: bitcoinRoot, utxos: sandboxUtxos, feeRate: 12 });
 const keyWallet = bitcoinjsSigner({ key: bitcoinKey, utxos: sandboxUtxos, feeRate: 12 });
 
-const onrampParams = (extra: Partial<GatewayQuoteParamsV4> = {}): GatewayQuoteParamsV4 => ({
-  srcChain: 'bitcoin',
-  dstChain: 'bob',
-  srcToken: tokens.btc,
-  dstToken: tokens.wbtcBob,
-  amount: '1000000',
-  recipient: evmAccount.address,
-  refundAddress: bitcoinWallet.address,
-  ...extra,
-});
+const onrampParams = (extra: Partial<GatewayQuoteParamsV4> = {}): GatewayQuoteParamsV4 => ({ ...onrampQuoteParams(bitcoinWallet.address), ...extra });
 
 const offrampParams: GatewayQuoteParamsV4 = {
   srcChain: 'ethereum',

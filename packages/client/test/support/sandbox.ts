@@ -28,6 +28,17 @@ export const tokens = {
   usdcBase: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
   usdtTron: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
 };
+/** An onramp the sandbox serves: 0.01 BTC to WBTC on BOB for the EVM test account, refunded to `refundAddress`. */
+export const onrampQuoteParams = (refundAddress: string) => ({
+  srcChain: 'bitcoin',
+  dstChain: 'bob',
+  srcToken: tokens.btc,
+  dstToken: tokens.wbtcBob,
+  amount: '1000000',
+  recipient: evmAccount.address,
+  refundAddress,
+});
+
 /** A Tron account (the app's Tron wallet is not a library adapter here). */
 export const tronAccount = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
 export const btcRecipient = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
