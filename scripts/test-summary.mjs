@@ -6,6 +6,7 @@
 //   node scripts/test-summary.mjs <log>
 import { readFileSync } from 'node:fs';
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ESC [ ... m are the terminal colours the log carries, removed here.
 const log = readFileSync(process.argv[2], 'utf8').replace(/\x1b\[[0-9;]*m/g, '');
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const targets = [];

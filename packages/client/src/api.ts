@@ -14,8 +14,11 @@ import type { HttpMethod, MediaType, PathsWithMethod, RequiredKeysOf } from 'ope
 import type { paths } from '@swap-gateway/types';
 import { type GatewayClientOptions, connect } from './connection.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: openapi-fetch's own bound for an operation; an interface is not a Record of unknown.
+type OperationBound = Record<string | number, any>;
+
 /** The success branch of openapi-fetch's answer: the 2xx body as `data`, and the `Response`. */
-export type GatewayApiResponse<Operation, Init> = Operation extends Record<string | number, any>
+export type GatewayApiResponse<Operation, Init> = Operation extends OperationBound
   ? Omit<Exclude<FetchResponse<Operation, Init, MediaType>, { error: unknown }>, 'error'>
   : never;
 

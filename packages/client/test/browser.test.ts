@@ -5,24 +5,20 @@
  * driven by playwright-core; requests outside the loopback host are blocked and counted. Skips,
  * saying why, only where Chromium is absent.
  */
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { RunningServer } from '@swap-gateway/server';
+import { startServer, type RunningServer } from '@swap-gateway/server';
+import { blockOutsideLocalhost, launchChromium, skipWithoutChromium } from '@swap-gateway/test-support/browser';
+import { sandboxControls, sandboxServerOptions } from '@swap-gateway/test-support/sandbox';
 import { build } from 'esbuild';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bitcoinjsSigner } from '../src/adapters/bitcoinjs.js';
 import { createGatewayClient } from '../src/index.js';
-import { bitcoinRoot, evmAccount, sandboxControl, settleSandbox, startSandbox, tokens } from './support/sandbox.js';
+import { bitcoinRoot, onrampQuoteParams } from './support/sandbox.js';
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(chromiumPath);
-const missingChromium = `no Chromium at ${chromiumPath} (scripts/system-deps.sh installs Debian's chromium; or set CHROMIUM_PATH)`;
-// In CI the set-up installs Chromium, so its absence fails the suite there instead of skipping it.
-const skip = !hasChromium && !process.env.CI;
-if (skip) console.warn(`client browser test skipped: ${missingChromium}`);
+const skip = skipWithoutChromium('client browser test');
 
 const clientEntry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 /** What the page does with the client: the walletless onramp, then following the order. */
@@ -60,8 +56,7 @@ describe.skipIf(skip)('the client in Chromium', { timeout: 120_000 }, () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!hasChromium) throw new Error(missingChromium);
-    gateway = await startSandbox();
+    gateway = await startServer(sandboxServerOptions('drivenByTest'));
     const bundle = await build({
       stdin: { contents: pageScript, resolveDir: fileURLToPath(new URL('.', import.meta.url)), loader: 'js' },
       bundle: true,
@@ -78,18 +73,9 @@ describe.skipIf(skip)('the client in Chromium', { timeout: 120_000 }, () => {
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
     const context = await browser.newContext();
-    await context.route('**/*', (route) => {
-      const url = new URL(route.request().url());
-      if (url.hostname === '127.0.0.1') return route.continue();
-      outsideRequests.push(url.href);
-      return route.abort('blockedbyclient');
-    });
+    await blockOutsideLocalhost(context, outsideRequests);
     page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.goto(siteUrl);
@@ -105,10 +91,10 @@ describe.skipIf(skip)('the client in Chromium', { timeout: 120_000 }, () => {
   it('creates a walletless onramp from another origin, shows what to pay, and follows the order once paid', async () => {
     const wallet = bitcoinjsSigner({
       hdNode: bitcoinRoot,
-      utxos: async (address) => (await sandboxControl<{ utxos: { txid: string; vout: number; value: string }[] }>(gateway, `bitcoin/utxos/${address}`)).utxos,
+      utxos: (address) => sandboxControls(gateway.url).bitcoinUtxos(address),
       feeRate: 12,
     });
-    const params = { srcChain: 'bitcoin', dstChain: 'bob', srcToken: tokens.btc, dstToken: tokens.wbtcBob, amount: '1000000', recipient: evmAccount.address, refundAddress: wallet.address };
+    const params = onrampQuoteParams(wallet.address);
     expect(new URL(siteUrl).origin).not.toBe(new URL(gateway.url).origin);
 
     const shown = await page.evaluate(([baseUrl, query]) => (window as unknown as { walletless: (...args: unknown[]) => Promise<PaymentShown> }).walletless(baseUrl, query), [gateway.url, params] as const);
@@ -121,7 +107,7 @@ describe.skipIf(skip)('the client in Chromium', { timeout: 120_000 }, () => {
     const hex = await wallet.signPayment({ address: shown.address, amount: BigInt(shown.amount), opReturnData: shown.opReturnData });
     await node.registerTx({ onramp: { order_id: shown.orderId, bitcoin_tx_hex: hex } });
     const followed = page.evaluate(([baseUrl, id]) => (window as unknown as { follow: (...args: unknown[]) => Promise<{ id: string; states: string[] }> }).follow(baseUrl, id), [gateway.url, shown.orderId] as const);
-    await settleSandbox(gateway);
+    await sandboxControls(gateway.url).settle();
     const { id, states } = await followed;
     expect(id).toBe(shown.orderId);
     expect(states.at(-1)).toBe('success');

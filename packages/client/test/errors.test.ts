@@ -28,16 +28,16 @@ afterAll(() => server.close());
 
 /** A call of each documented operation, by path and method. */
 const callOf: Record<string, () => Promise<unknown>> = {
-  'get /v4/get-routes': () => client.getRoutes(),
-  'get /v4/get-quote': () => client.getQuote(quoteParams),
-  'post /v4/create-order': () => client.createOrder(quotes.onramp!),
-  'patch /v4/register-tx': () => client.registerTx(registerTxBody),
-  'get /v4/get-order/{id}': () => client.getOrder('id'),
-  'get /v4/get-orders/{user_address}': () => client.getOrders('address'),
-  'get /v4/get-max-spendable/{address}': () => client.getMaxSpendable('address'),
-  'post /v3/create-order': () => client.createOrderV3(quotes.tokenSwap as never),
-  'get /v3/get-order/{id}': () => client.getOrderV3('id'),
-  'get /v3/get-orders/{user_address}': () => client.getOrdersV3('address'),
+  'GET /v4/get-routes': () => client.getRoutes(),
+  'GET /v4/get-quote': () => client.getQuote(quoteParams),
+  'POST /v4/create-order': () => client.createOrder(quotes.onramp!),
+  'PATCH /v4/register-tx': () => client.registerTx(registerTxBody),
+  'GET /v4/get-order/{id}': () => client.getOrder('id'),
+  'GET /v4/get-orders/{user_address}': () => client.getOrders('address'),
+  'GET /v4/get-max-spendable/{address}': () => client.getMaxSpendable('address'),
+  'POST /v3/create-order': () => client.createOrderV3(quotes.tokenSwap as never),
+  'GET /v3/get-order/{id}': () => client.getOrderV3('id'),
+  'GET /v3/get-orders/{user_address}': () => client.getOrdersV3('address'),
 };
 
 describe('every documented error answer becomes a GatewayApiError with its fields', () => {

@@ -6,7 +6,8 @@
  */
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { VersionedTransaction } from '@solana/web3.js';
-import type { RunningServer } from '@swap-gateway/server';
+import { startServer, type RunningServer } from '@swap-gateway/server';
+import { sandboxControls, sandboxServerOptions, type SandboxControls } from '@swap-gateway/test-support/sandbox';
 import bs58 from 'bs58';
 import * as bitcoin from 'bitcoinjs-lib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -30,17 +31,19 @@ import {
   type TronTransaction,
 } from '../src/index.js';
 import { failure } from './support/failure.js';
-import { bitcoinKey, bitcoinRoot, btcRecipient, evmAccount, sandboxControl, settleSandbox, solanaKeypair, startSandbox, tokens, tronAccount } from './support/sandbox.js';
+import { bitcoinKey, bitcoinRoot, btcRecipient, evmAccount, onrampQuoteParams, solanaKeypair, tokens, tronAccount } from './support/sandbox.js';
 
 // Each test runs several requests against a server with a WASM database, on a 2-core machine.
 vi.setConfig({ testTimeout: 30_000 });
 
 let server: RunningServer;
+let sandbox: SandboxControls;
 let gateway: GatewayClient;
 
 // The server opens its embedded database and migrates it first: slow on a loaded machine.
 beforeAll(async () => {
-  server = await startSandbox();
+  server = await startServer(sandboxServerOptions('drivenByTest'));
+  sandbox = sandboxControls(server.url);
   gateway = createGatewayClient({ baseUrl: server.url });
 }, 60_000);
 afterAll(() => server.close());
@@ -55,28 +58,19 @@ function progressRecorder() {
     events,
     onProgress(event: ExecutionProgress) {
       events.push(event);
-      if (event.type === 'registered' || event.type === 'sent') settling = settleSandbox(server);
+      if (event.type === 'registered' || event.type === 'sent') settling = sandbox.settle();
     },
     settled: () => settling,
   };
 }
 
 // The sandbox's UTXO listing stands in for the wallet's indexer.
-const sandboxUtxos = async (address: string) => (await sandboxControl<{ utxos: { txid: string; vout: number; value: string }[] }>(server, `bitcoin/utxos/${address}`)).utxos;
+const sandboxUtxos = (address: string) => sandbox.bitcoinUtxos(address);
 /** A wallet from an HD node (BIP 84 path by default), and one from a key. */
 const bitcoinWallet = bitcoinjsSigner({ hdNode: bitcoinRoot, utxos: sandboxUtxos, feeRate: 12 });
 const keyWallet = bitcoinjsSigner({ key: bitcoinKey, utxos: sandboxUtxos, feeRate: 12 });
 
-const onrampParams = (extra: Partial<GatewayQuoteParamsV4> = {}): GatewayQuoteParamsV4 => ({
-  srcChain: 'bitcoin',
-  dstChain: 'bob',
-  srcToken: tokens.btc,
-  dstToken: tokens.wbtcBob,
-  amount: '1000000',
-  recipient: evmAccount.address,
-  refundAddress: bitcoinWallet.address,
-  ...extra,
-});
+const onrampParams = (extra: Partial<GatewayQuoteParamsV4> = {}): GatewayQuoteParamsV4 => ({ ...onrampQuoteParams(bitcoinWallet.address), ...extra });
 
 const offrampParams: GatewayQuoteParamsV4 = {
   srcChain: 'ethereum',
@@ -127,7 +121,7 @@ function sandboxWalletClient(orderId: () => string, sent: Hex[], chain: Chain = 
           const raw = (params as [Hex])[0];
           sent.push(raw);
           const txHash = keccak256(raw);
-          await sandboxControl(server, `orders/${orderId()}/source-sent`, { txHash });
+          await sandbox.sourceSent(orderId(), txHash);
           return txHash;
         }
         if (!(method in answers)) throw new Error(`the sandbox node does not answer ${method}`);
@@ -212,7 +206,7 @@ describe('offramp from Tron with a TronSender of the app', () => {
         received.push(transaction);
         // A Tron transaction id: 32 bytes of hex, here a hash of what would be signed.
         const txid = createHash('sha256').update(transaction.data).digest('hex');
-        await sandboxControl(server, `orders/${orderIdOf(progress.events)}/source-sent`, { txHash: txid });
+        await sandbox.sourceSent(orderIdOf(progress.events), txid);
         return txid;
       },
     };
@@ -248,7 +242,7 @@ describe('token swap from Solana signed by a @solana/web3.js Keypair', () => {
         const transaction = VersionedTransaction.deserialize(Uint8Array.from(raw));
         sent.push(transaction);
         const signature = bs58.encode(transaction.signatures[0]!);
-        await sandboxControl(server, `orders/${orderIdOf(progress.events)}/source-sent`, { txHash: signature });
+        await sandbox.sourceSent(orderIdOf(progress.events), signature);
         return signature;
       },
     };
@@ -289,7 +283,7 @@ describe('walletless', () => {
     // The user's own wallet pays it (here the bitcoinjs signer, outside executeQuote).
     const hex = await bitcoinWallet.signPayment(request);
     await gateway.registerTx({ onramp: { order_id: request.orderId, bitcoin_tx_hex: hex } });
-    await settleSandbox(server);
+    await sandbox.settle();
     expect(stateOf(await gateway.waitForOrder(request.orderId, wait)).state).toBe('success');
   });
 

@@ -10,6 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { sandboxControls } from '@swap-gateway/test-support/sandbox';
 import { startDeployment } from '../src/deployment.js';
 import { runSuite } from '../src/run-suite.js';
 
@@ -53,7 +54,7 @@ async function load(url: string, apiKey: string): Promise<string> {
 
 /** The market maker's reservations left after a run (the suite releases its own orders through the sandbox control). */
 async function reserved(url: string, apiKey: string): Promise<string> {
-  const { liquidity } = (await (await fetch(`${url}/sandbox/liquidity`, { headers: { authorization: `Bearer ${apiKey}` } })).json()) as { liquidity: Array<{ chain: string; token: string; reserved: string }> };
+  const liquidity = await sandboxControls(url, apiKey).liquidity();
   const held = liquidity.filter((row) => row.reserved !== '0');
   return held.length ? held.map((row) => `${row.chain}:${row.token.slice(0, 8)} ${row.reserved}`).join(', ') : 'none';
 }

@@ -4,12 +4,12 @@
  * (`keys:issue` of @swap-gateway/server), and the server as a process of its own on that database.
  * The contract suite then reaches it only through its URL and a key, as it reaches a real staging.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { findPostgres, freePort, startPostgres, type PostgresCluster } from '@swap-gateway/server/postgres-cluster';
+import { findPostgres, startPostgres } from '@swap-gateway/server/postgres-cluster';
+import { startProcess, type StartedProcess } from '@swap-gateway/test-support/processes';
 
 export interface Deployment {
   url: string;
@@ -35,22 +35,28 @@ export async function startDeployment(settings: Record<string, string> = {}): Pr
   if ('missing' in postgres) throw new Error(`the staging-like deployment needs PostgreSQL: ${postgres.missing}`);
   const cluster = await startPostgres(postgres);
   const env = { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', ...settings, DATABASE_URL: cluster.url };
-  let server: ChildProcess | undefined;
+  let server: StartedProcess;
   try {
-    const port = await freePort();
-    server = spawn(process.execPath, [join(serverDir, 'dist/main.js'), '--host', '127.0.0.1', '--port', String(port)], { env, stdio: ['ignore', 'inherit', 'inherit'] });
-    const url = `http://127.0.0.1:${port}`;
-    await waitForHealth(url, server);
-    const running = server;
-    return {
-      url,
-      issueKey: (label) => issueKey(env, label),
-      stop: () => stopAll(running, cluster),
-    };
+    server = await startProcess({
+      command: process.execPath,
+      args: (port) => [join(serverDir, 'dist/main.js'), '--host', '127.0.0.1', '--port', String(port)],
+      env,
+      probePath: '/health',
+      output: 'inherit',
+      startTimeoutMs: startupTimeoutMs,
+    });
   } catch (error) {
-    await stopAll(server, cluster);
+    await cluster.stop();
     throw error;
   }
+  return {
+    url: server.url,
+    issueKey: (label) => issueKey(env, label),
+    stop: async () => {
+      await server.stop();
+      await cluster.stop();
+    },
+  };
 }
 
 /** The operator command of the README (`pnpm --filter @swap-gateway/server keys:issue`); it prints the key alone on stdout. */
@@ -59,31 +65,4 @@ async function issueKey(env: NodeJS.ProcessEnv, label: string): Promise<string> 
   const key = stdout.trim().split('\n').pop() ?? '';
   if (!/^[A-Za-z0-9_-]{32}$/.test(key)) throw new Error(`keys:issue printed no key: ${stdout.slice(0, 200)}`);
   return key;
-}
-
-async function waitForHealth(url: string, server: ChildProcess): Promise<void> {
-  const deadline = Date.now() + startupTimeoutMs;
-  let exited: string | undefined;
-  server.once('exit', (code, signal) => (exited = `the server exited (${signal ?? code}) before it answered /health`));
-  while (Date.now() < deadline) {
-    if (exited) throw new Error(exited);
-    try {
-      if ((await fetch(`${url}/health`, { signal: AbortSignal.timeout(1_000) })).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`the server did not answer ${url}/health within ${startupTimeoutMs / 1000} s`);
-}
-
-async function stopAll(server: ChildProcess | undefined, cluster: PostgresCluster): Promise<void> {
-  if (server && server.exitCode === null && server.signalCode === null) {
-    const exited = once(server, 'exit');
-    server.kill('SIGTERM');
-    const timer = setTimeout(() => server.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  }
-  await cluster.stop();
 }

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import type { TestWallet } from './bitcoin.js';
 import type { Gateway } from './gateway.js';
-import type { Sandbox } from './sandbox.js';
+import type { SandboxControls } from '@swap-gateway/test-support/sandbox';
 
 export interface RouteEntry {
   srcChain: string;
@@ -146,8 +146,8 @@ export async function createOrder(gateway: Gateway, quote: unknown, version: 'v4
  * Releases the liquidity the file's orders reserved, through the sandbox control that ends an
  * order (forced `failed`); a gateway without it expires them on its own schedule.
  */
-export async function releaseOrders(sandbox: Sandbox): Promise<void> {
-  for (const id of created.splice(0)) await sandbox.release(id);
+export async function releaseOrders(sandbox: SandboxControls): Promise<void> {
+  for (const id of created.splice(0)) await sandbox.release(id, 'released by the contract suite');
 }
 
 export interface OrderInfo {

@@ -5,9 +5,10 @@
  */
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { documentedResponse, matchOperation, type Operation } from '@swap-gateway/openapi';
 import { contractProblems } from './checker.js';
 import { recordExercised } from './coverage.js';
-import { documentedResponse, matchOperation, type Operation } from './document.js';
+import { operations } from './document.js';
 
 export interface GatewayRequest {
   method?: string;
@@ -55,7 +56,8 @@ export interface GatewayOptions {
   fullErrorBodies?: boolean;
 }
 
-export function createGateway(url: string, { apiKey, fullErrorBodies = false }: GatewayOptions = {}): Gateway {
+/** The suite's HTTP client of one target: every answer is checked against the document before a test sees it. */
+export function connectTarget(url: string, { apiKey, fullErrorBodies = false }: GatewayOptions = {}): Gateway {
   return {
     url,
     async send<Body>(request: GatewayRequest): Promise<GatewayResponse<Body>> {
@@ -78,7 +80,9 @@ export function createGateway(url: string, { apiKey, fullErrorBodies = false }: 
       const { text } = response;
       // HEAD stands for the GET of the same path (HTTP servers answer it as that GET without the body).
       const head = method === 'HEAD';
-      const operation = matchOperation(head ? 'GET' : method, target.pathname);
+      // An empty path segment names no operation: the answer is held to 404/405 with the error body.
+      const match = matchOperation(operations, method, target.pathname);
+      const operation = match.kind === 'operation' && Object.values(match.pathParameters).every((value) => value !== '') ? match.operation : undefined;
       const problems = contractProblems(operation, { status: response.status, headers: response.headers, text }, { serverErrorRequested: request.serverErrorRequested, fullErrorBodies, head });
       if (problems.length) {
         throw new ContractViolation(
@@ -102,8 +106,8 @@ interface Exchanged {
 const agents = new Map<string, HttpAgent>();
 const agentFor = (secure: boolean, localAddress = '') => {
   const name = `${secure}:${localAddress}`;
-  let agent = agents.get(name);
-  if (!agent) agents.set(name, (agent = secure ? new HttpsAgent({ keepAlive: true, localAddress: localAddress || undefined }) : new HttpAgent({ keepAlive: true, localAddress: localAddress || undefined })));
+  const agent = agents.get(name) ?? (secure ? new HttpsAgent({ keepAlive: true, localAddress: localAddress || undefined }) : new HttpAgent({ keepAlive: true, localAddress: localAddress || undefined }));
+  agents.set(name, agent);
   return agent;
 };
 

@@ -4,7 +4,7 @@
  */
 import type { TestProject } from 'vitest/node';
 import { targetProblem } from './preflight.js';
-import { offersSandboxControls } from './sandbox.js';
+import { offersSandboxControls } from '@swap-gateway/test-support/sandbox';
 import { startTarget, type TargetInfo } from './target.js';
 
 declare module 'vitest' {

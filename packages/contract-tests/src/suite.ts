@@ -6,12 +6,12 @@
 import { inject, it, type TestContext } from 'vitest';
 import type { Capability } from './capabilities.js';
 import { LiquidityShortage } from './flows.js';
-import { createGateway } from './gateway.js';
-import { createSandbox } from './sandbox.js';
+import { connectTarget } from './gateway.js';
+import { sandboxControls } from '@swap-gateway/test-support/sandbox';
 
 export const target = inject('gateway');
-export const gateway = createGateway(target.url, { apiKey: target.apiKey, fullErrorBodies: target.capabilities.includes('sends full error bodies') });
-export const sandbox = createSandbox(target.url, target.apiKey);
+export const gateway = connectTarget(target.url, { apiKey: target.apiKey, fullErrorBodies: target.capabilities.includes('sends full error bodies') });
+export const sandbox = sandboxControls(target.url, target.apiKey);
 
 /** What the reporter reads from each test (vitest carries task meta to the reporter process). */
 export interface ContractMeta {

@@ -6,7 +6,8 @@
  */
 import { describe, expect } from 'vitest';
 import type { Capability } from '../src/capabilities.js';
-import { operation, operations, type Operation } from '../src/document.js';
+import type { Operation } from '@swap-gateway/openapi';
+import { exampleValues, operation, operations } from '../src/document.js';
 import { ContractViolation, type GatewayRequest } from '../src/gateway.js';
 import { edgeBodyCases, edgeParameterCases, exampleRequest, generatedRequests, type EdgeCase } from '../src/inputs.js';
 import { contractTest, gateway, has } from '../src/suite.js';
@@ -86,7 +87,7 @@ const withRawBody = (rawBody: string, contentType?: string) => (request: Gateway
 const withPath = (path: string) => (request: GatewayRequest) => ({ ...request, path });
 
 const quoteRequired = operation('getQuoteV4').parameters.filter((parameter) => parameter.required).map(({ name }) => name);
-const onrampQuote = operation('createOrderV4').requestBody!.examples.onramp as { onramp: Record<string, unknown> };
+const onrampQuote = exampleValues(operation('createOrderV4').requestBody).onramp as { onramp: Record<string, unknown> };
 
 const invalidCases: InvalidCase[] = [
   ...quoteRequired.map((name) => ({ operationId: 'getQuoteV4', what: `missing required ${name}`, change: withQuery({ [name]: undefined }) })),

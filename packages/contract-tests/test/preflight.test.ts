@@ -4,7 +4,7 @@
  * the run involved except the last).
  */
 import { createServer, type Server } from 'node:http';
-import { freePort } from '@swap-gateway/server/postgres-cluster';
+import { freePort } from '@swap-gateway/test-support/processes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { targetProblem } from '../src/preflight.js';
 import { target } from '../src/suite.js';

@@ -14,18 +14,18 @@
  * `<!-- generated:NAME[:ARG] -->` (a section read from the document) and
  * `<!-- sample:v4/getQuoteV4 -->` (that sample in every language it is written in, as tabs).
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundlePath, loadBundle, type OpenApiDocument } from '@swap-gateway/openapi';
-import { compareVersions, formatVersionsMarkdown } from '@swap-gateway/spec-diff';
-import { jsonExamples, listOperations, referenceAnchor, resolve, type Operation } from './document.js';
-import { detailShapesMarkdown, errorsTableMarkdown, listErrorCodes, schemaMarker } from './generated/errors.js';
-import { changelogMarkdown, readChangelogSources } from './generated/changelog.js';
-import { openQuestionsMarkdown } from './generated/open-questions.js';
-import { codeSamplesMarkdown, operationsTableMarkdown, sampleGroupMarkdown } from './generated/operations.js';
-import { schemaFieldsMarkdown } from './generated/schemas.js';
+import { bundlePath, jsonContent, loadBundle, type OpenApiDocument } from '@swap-gateway/openapi';
+import { bundlerIn, compareVersions, formatVersionsMarkdown } from '@swap-gateway/spec-diff';
+import { listOperations, referenceAnchor, type Operation } from './document.js';
+import { detailShapesMarkdown, errorsTableMarkdown, listErrorCodes, schemaMarker } from './guide-sections/errors.js';
+import { changelogMarkdown, readChangelogSources } from './guide-sections/changelog.js';
+import { openQuestionsMarkdown } from './guide-sections/open-questions.js';
+import { codeSamplesMarkdown, operationsTableMarkdown, sampleGroupMarkdown } from './guide-sections/operations.js';
+import { schemaFieldsMarkdown } from './guide-sections/schemas.js';
 import { fence } from './markdown-text.js';
 import { llmsFullMarkdown, llmsTxt, type GuideText } from './llms.js';
 import { renderMarkdown } from './markdown.js';
@@ -58,16 +58,15 @@ const generators: Record<string, (context: Context, argument?: string) => string
   'code-samples': ({ operations }, version) => codeSamplesMarkdown(operations.filter((operation) => operation.version === required(version, 'code-samples'))),
   // The V3 → V4 report of @swap-gateway/spec-diff, its headings moved one level down to sit in the guide.
   'version-diff': ({ combined }) => formatVersionsMarkdown(compareVersions(combined, 'v3', 'v4')).replace(/^(#+) /gm, '#$1 '),
-  changelog: ({ combined }) => changelogMarkdown(readChangelogSources(repositoryRoot, combined, join(repositoryRoot, 'scripts', 'bundle.ts'))),
-  'response-example': ({ combined, operations }, argument) => responseExampleMarkdown(combined, operations, required(argument, 'response-example')),
+  changelog: ({ combined }) => changelogMarkdown(readChangelogSources(repositoryRoot, combined, bundlerIn(repositoryRoot))),
+  'response-example': ({ operations }, argument) => responseExampleMarkdown(operations, required(argument, 'response-example')),
 };
 
 /** `operationId/status/exampleName`: one named example of a response, as a JSON block. */
-function responseExampleMarkdown(document: OpenApiDocument, operations: Operation[], argument: string): string {
+function responseExampleMarkdown(operations: Operation[], argument: string): string {
   const [operationId, status, name] = argument.split('/');
   const operation = operations.find((candidate) => candidate.operationId === operationId);
-  const response = operation && status ? (operation.node.responses as Record<string, unknown> | undefined)?.[status] : undefined;
-  const example = response ? jsonExamples(document, resolve(document, response)).find((candidate) => candidate.name === name) : undefined;
+  const example = operation && status && name ? jsonContent(operation.responses[status])?.examples[name] : undefined;
   if (!example) throw new Error(`generated:response-example:${argument}: the document has no such example`);
   return fence('json', JSON.stringify(example.value, null, 2));
 }
@@ -158,13 +157,12 @@ export async function buildSite(outputDirectory = defaultOutput): Promise<{ page
   for (const page of markdownPages) {
     const file = join(guidesDirectory, page.source);
     const markdown = expandDirectives(readFileSync(file, 'utf8'), context, page.source);
-    const resolveLink = linkResolver(context, codeNames, knownPages, page.href, page.source, anchorLinks);
-    const rendered = renderMarkdown(markdown, resolveLink);
+    const rendered = renderMarkdown(markdown, linkResolver(context, codeNames, knownPages, page.href, page.source, anchorLinks));
     anchorsOf.set(page.href, new Set([...rendered.html.matchAll(/\bid="([^"]+)"/g)].map((match) => match[1] ?? '')));
     const description = /<p>([\s\S]*?)<\/p>/.exec(rendered.html)?.[1]?.replace(/<[^>]+>/g, '') ?? rendered.title;
     write(page.href, guidePage({ href: page.href, title: rendered.title, html: rendered.html, headings: rendered.headings, description }));
     searchEntries.push(...guideEntries({ href: page.href, title: rendered.title, html: rendered.html }));
-    guideTexts.push({ href: page.href, title: rendered.title, description, markdown: markdown.replace(/\]\(([^)\s]+)\)/g, (_, href: string) => `](${resolveLink(href)})`) });
+    guideTexts.push({ href: page.href, title: rendered.title, description, markdown: rendered.markdown });
     pages.push(page.href);
   }
 

@@ -6,7 +6,7 @@
  */
 import type { OpenApiDocument } from '@swap-gateway/openapi';
 import { describeOperation, listOperations as listDiffOperations } from '@swap-gateway/spec-diff';
-import { listOperations, referenceAnchor, resolve, type Operation } from './document.js';
+import { listOperations, referenceAnchor, type Operation } from './document.js';
 import { code, escapeCell, fence, table } from './markdown-text.js';
 import { referencePages } from './reference.js';
 import { samplesOf } from './samples.js';
@@ -42,12 +42,8 @@ function plainMarkdown(markdown: string, headingLevelsDown = 0): string {
   return result + text(markdown.slice(last));
 }
 
-function parameterRows(document: OpenApiDocument, operation: Operation): string[][] {
-  const parameters = (operation.node.parameters as unknown[] | undefined) ?? [];
-  return parameters.map((parameter) => {
-    const resolved = resolve<{ name: string; in: string; required?: boolean; description?: string }>(document, parameter);
-    return [code(resolved.name), resolved.in, resolved.required ? 'yes' : 'no', escapeCell(resolved.description ?? '')];
-  });
+function parameterRows(operation: Operation): string[][] {
+  return operation.parameters.map((parameter) => [code(parameter.name), parameter.in, parameter.required ? 'yes' : 'no', escapeCell(parameter.description ?? '')]);
 }
 
 /** One operation of the reference, in Markdown. */
@@ -55,14 +51,14 @@ function operationMarkdown(document: OpenApiDocument, operation: Operation, diff
   const diffOperation = diffOperations.find((candidate) => candidate.operationId === operation.operationId);
   const surface = diffOperation ? describeOperation(document as never, diffOperation) : undefined;
   const lines = [
-    `### ${operation.method.toUpperCase()} ${operation.path} (${operation.operationId})`,
+    `### ${operation.method} ${operation.path} (${operation.operationId})`,
     '',
     `${operation.summary}. Reference: ${referencePages[operation.version].href}${referenceAnchor(operation)}`,
     '',
-    operation.description.trim(),
+    (operation.description ?? '').trim(),
     '',
   ];
-  const rows = parameterRows(document, operation);
+  const rows = parameterRows(operation);
   if (rows.length) lines.push(table(['Parameter', 'In', 'Required', 'Description'], rows), '');
   if (surface?.requestBody) {
     const { required, schema, fields } = surface.requestBody;
@@ -107,7 +103,7 @@ const decodeEntities = (text: string) =>
 export function llmsTxt(options: { guides: GuideText[]; operations: Operation[]; description: string }): string {
   const link = (label: string, href: string, note = '') => `- [${label}](${href})${note ? `: ${decodeEntities(note)}` : ''}`;
   const byVersion = (version: 'v4' | 'v3') =>
-    options.operations.filter((operation) => operation.version === version).map((operation) => link(`${operation.method.toUpperCase()} ${operation.path}`, `${referencePages[version].href}${referenceAnchor(operation)}`, operation.summary));
+    options.operations.filter((operation) => operation.version === version).map((operation) => link(`${operation.method} ${operation.path}`, `${referencePages[version].href}${referenceAnchor(operation)}`, operation.summary));
   return [
     '# Swap Gateway API',
     '',

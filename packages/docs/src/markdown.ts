@@ -20,12 +20,15 @@ export interface RenderedMarkdown {
   title: string;
   html: string;
   headings: Heading[];
+  /** The source with its links rewritten as the page has them (for llms-full.md). */
+  markdown: string;
 }
 
 /** Rewrites one link target; throws when it names something the site does not have. */
 export type LinkResolver = (href: string) => string;
 
 export function renderMarkdown(source: string, resolveLink: LinkResolver): RenderedMarkdown {
+  const resolved = new Map<string, string>();
   const marked = new Marked(
     { gfm: true },
     markedHighlight({
@@ -38,7 +41,11 @@ export function renderMarkdown(source: string, resolveLink: LinkResolver): Rende
     gfmHeadingId(),
     {
       walkTokens(token) {
-        if (token.type === 'link') (token as Tokens.Link).href = resolveLink((token as Tokens.Link).href);
+        if (token.type !== 'link') return;
+        const link = token as Tokens.Link;
+        const target = resolved.get(link.href) ?? resolveLink(link.href);
+        resolved.set(link.href, target);
+        link.href = target;
       },
     },
   );
@@ -46,5 +53,9 @@ export function renderMarkdown(source: string, resolveLink: LinkResolver): Rende
   const headings = getHeadingList().map(({ id, level, raw }) => ({ id, level, text: raw }));
   const title = headings.find((heading) => heading.level === 1)?.text;
   if (!title) throw new Error('a page needs a level-1 heading for its title');
-  return { title, html, headings };
+  const markdown = source.replace(/\]\(([^)\s]+)\)/g, (whole, href: string) => {
+    const target = resolved.get(href);
+    return target === undefined ? whole : `](${target})`;
+  });
+  return { title, html, headings, markdown };
 }

@@ -45,8 +45,8 @@ export function referenceDocument(bundle: OpenApiDocument, version: ApiVersion):
   const document = structuredClone(bundle);
   document.servers = (document.servers as Array<Record<string, unknown>> | undefined)?.filter((server) => server['x-internal'] !== true);
   for (const operation of listOperations(document)) {
-    operation.node.description = `[Try it in the console ▸](${consolePages[version].href.replace('reference/', '')}${consoleAnchor(bundle, operation.operationId)})\n\n${String(operation.node.description ?? '')}`;
-    operation.node['x-codeSamples'] = samplesOf(operation).map((sample) => ({
+    operation.definition.description = `[Try it in the console ▸](${consolePages[version].href.replace('reference/', '')}${consoleAnchor(bundle, operation.operationId)})\n\n${operation.description ?? ''}`;
+    operation.definition['x-codeSamples'] = samplesOf(operation).map((sample) => ({
       lang: sample.language.label,
       label: sample.language.label,
       source: sample.source,

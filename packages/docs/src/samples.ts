@@ -30,7 +30,7 @@ export interface Sample {
 
 const readSample = (language: SampleLanguage, relativePath: string): Sample => {
   const file = `${samplesDirectory}${relativePath.replace(/^samples\//, '')}`;
-  return { language, file, relativePath, source: readFileSync(file, 'utf8').trimEnd() + '\n' };
+  return { language, file, relativePath, source: `${readFileSync(file, 'utf8').trimEnd()}\n` };
 };
 
 /** The samples of an operation, one per language; throws naming the missing file, so an operation added to the document fails the build until it has samples. */

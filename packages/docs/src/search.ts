@@ -5,7 +5,7 @@
  */
 import type { Operation } from './document.js';
 import { referenceAnchor } from './document.js';
-import type { ErrorCode } from './generated/errors.js';
+import type { ErrorCodeEntry } from './guide-sections/errors.js';
 import { referencePages } from './reference.js';
 
 export interface SearchEntry {
@@ -42,14 +42,14 @@ export function guideEntries(page: { href: string; title: string; html: string }
 
 export function operationEntries(operations: Operation[]): SearchEntry[] {
   return operations.map((operation) => ({
-    title: `${operation.method.toUpperCase()} ${operation.path}: ${operation.summary}`,
+    title: `${operation.method} ${operation.path}: ${operation.summary}`,
     kind: `${operation.version.toUpperCase()} operation`,
     href: `${referencePages[operation.version].href}${referenceAnchor(operation)}`,
-    text: `${operation.operationId} ${operation.description}`,
+    text: `${operation.operationId} ${operation.description ?? ''}`,
   }));
 }
 
-export function errorCodeEntries(codes: ErrorCode[]): SearchEntry[] {
+export function errorCodeEntries(codes: ErrorCodeEntry[]): SearchEntry[] {
   return codes.map((entry) => ({
     title: entry.code,
     kind: 'Error code',

@@ -4,6 +4,7 @@
  * relative to the page at the end, so the folder works from any base path.
  */
 import type { Heading } from './markdown.js';
+import { sampleLanguages } from './samples.js';
 
 export interface NavItem {
   label: string;
@@ -96,6 +97,11 @@ export const headAssets = `<link rel="stylesheet" href="/assets/header.css">
 <script src="/assets/search-index.js" defer></script>
 <script src="/assets/search.js" defer></script>`;
 
+/** The language switch of the samples, given each language's label (as the tabs and Redoc's menus show it) by the build. */
+const samplesScript = `<script src="/assets/samples.js" data-labels="${escapeHtml(
+  JSON.stringify(Object.fromEntries(sampleLanguages.map((language) => [language.key, language.label]))),
+)}" defer></script>`;
+
 function sidebar(currentHref: string): string {
   return `<nav class="sidebar" aria-label="Guides">${navigation
     .map(
@@ -139,7 +145,7 @@ export function guidePage(options: { href: string; title: string; html: string; 
 <link rel="stylesheet" href="/assets/site.css">
 <link rel="stylesheet" href="/assets/highlight.css">
 ${headAssets}
-<script src="/assets/samples.js" defer></script>
+${samplesScript}
 </head>
 <body class="guide">
 ${siteHeader(options.href)}
@@ -167,7 +173,7 @@ export function referenceTemplate(options: { href: string; title: string }): str
 <link rel="icon" href="/assets/logo.svg" type="image/svg+xml">
 ${headAssets}
 <script src="/assets/console-links.js"></script>
-<script src="/assets/samples.js" defer></script>
+${samplesScript}
 <style>body { margin: 0; }</style>
 {{{redocHead}}}
 </head>

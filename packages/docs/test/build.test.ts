@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { listOpenQuestions, loadBundle } from '@swap-gateway/openapi';
 import { describe, expect, it } from 'vitest';
 import { listOperations } from '../src/document.js';
-import { errorsTableMarkdown, listErrorCodes } from '../src/generated/errors.js';
-import { openQuestionsMarkdown } from '../src/generated/open-questions.js';
+import { errorsTableMarkdown, listErrorCodes } from '../src/guide-sections/errors.js';
+import { openQuestionsMarkdown } from '../src/guide-sections/open-questions.js';
 import { defaultOutput } from '../src/paths.js';
 import { referenceDocument } from '../src/reference.js';
 import { samplesOf } from '../src/samples.js';
@@ -55,11 +55,11 @@ describe('reference documents', () => {
     for (const version of ['v4', 'v3'] as const) {
       const document = referenceDocument(loadBundle(`gateway-${version}`), version);
       for (const operation of listOperations(document)) {
-        const samples = operation.node['x-codeSamples'] as Array<{ label: string; source: string }>;
+        const samples = operation.definition['x-codeSamples'] as Array<{ label: string; source: string }>;
         expect(samples.map((sample) => sample.label)).toEqual(['curl', 'TypeScript', 'Python']);
         expect(samples.map((sample) => sample.source)).toEqual(samplesOf(operation).map((sample) => sample.source));
         // Every operation opens itself in the request console.
-        expect(String(operation.node.description)).toContain(`](${version}-console.html${consoleAnchor(loadBundle(`gateway-${version}`), operation.operationId)})`);
+        expect(String(operation.definition.description)).toContain(`](${version}-console.html${consoleAnchor(loadBundle(`gateway-${version}`), operation.operationId)})`);
       }
       const servers = document.servers as Array<Record<string, unknown>>;
       expect(servers.length).toBeGreaterThan(0);
@@ -104,12 +104,14 @@ describe('the built folder', () => {
     for (const { href } of markdownPages) expect(index, href).toContain(`](${href})`);
     for (const version of ['v4', 'v3'] as const) {
       for (const operation of listOperations(loadBundle(`gateway-${version}`))) {
-        expect(index, operation.operationId).toContain(`- [${operation.method.toUpperCase()} ${operation.path}](`);
-        expect(full, operation.operationId).toContain(`### ${operation.method.toUpperCase()} ${operation.path} (${operation.operationId})`);
+        expect(index, operation.operationId).toContain(`- [${operation.method} ${operation.path}](`);
+        expect(full, operation.operationId).toContain(`### ${operation.method} ${operation.path} (${operation.operationId})`);
         for (const sample of samplesOf(operation)) expect(full, sample.relativePath).toContain(sample.source.trim());
       }
     }
     for (const name of Object.keys(combined.components.schemas as object)) expect(full, name).toContain(`### ${name}\n`);
+    // The guides' links as the site has them: none of the op:/err: forms the build rewrites.
+    expect(full).not.toMatch(/\]\((op|err):/);
     // Plain Markdown: no tag of the site's HTML left outside the code.
     expect(full.replace(/^(`{3,})[^\n]*\n[\s\S]*?^\1$/gm, '')).not.toMatch(/<(div|p|span|a)\b/);
   });

@@ -9,12 +9,13 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadBundle } from '@swap-gateway/openapi';
+import { bundlerIn } from '@swap-gateway/spec-diff';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changelogMarkdown, pendingChangesets, readChangelogSources } from '../src/generated/changelog.js';
+import { changelogMarkdown, pendingChangesets, readChangelogSources } from '../src/guide-sections/changelog.js';
 import { packageRoot } from '../src/paths.js';
 
 const repositoryRoot = join(packageRoot, '..', '..');
-const bundler = join(repositoryRoot, 'scripts', 'bundle.ts');
+const bundler = bundlerIn(repositoryRoot);
 
 describe('the changelog page', () => {
   let work: string;

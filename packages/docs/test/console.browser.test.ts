@@ -10,20 +10,21 @@ import { join } from 'node:path';
 import { startMock } from '@swap-gateway/mock';
 import { loadBundle } from '@swap-gateway/openapi';
 import { startServer, type RunningServer } from '@swap-gateway/server';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { blockOutsideLocalhost, launchChromium, skipWithoutChromium } from '@swap-gateway/test-support/browser';
+import { sandboxServerOptions } from '@swap-gateway/test-support/sandbox';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { consoleAnchor, consolePages } from '../src/console/page.js';
 import { listOperations, referenceAnchor } from '../src/document.js';
 import { defaultOutput, screenshotsDirectory } from '../src/paths.js';
 import { referencePages } from '../src/reference.js';
 import { serveSite, type ServedSite } from '../src/serve.js';
-import { blockOutsideLocalhost, chromiumArgs, chromiumPath, missingChromium, skipBrowser } from './browser.js';
 import { onrampQuoteParameters } from './wallet.js';
 
 const bundles = { v4: loadBundle('gateway-v4'), v3: loadBundle('gateway-v3') };
 
 
-describe.skipIf(skipBrowser)('the request console in Chromium, against the sandbox', { timeout: 120_000 }, () => {
+describe.skipIf(skipWithoutChromium('docs console browser test'))('the request console in Chromium, against the sandbox', { timeout: 120_000 }, () => {
   let server: RunningServer;
   let site: ServedSite;
   let browser: Browser;
@@ -32,12 +33,11 @@ describe.skipIf(skipBrowser)('the request console in Chromium, against the sandb
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(chromiumPath)) throw new Error(missingChromium);
     if (!existsSync(join(defaultOutput, consolePages.v4.href))) throw new Error(`no built console in ${defaultOutput}: run the package's build first`);
     mkdirSync(screenshotsDirectory, { recursive: true });
-    server = await startServer({ port: 0, dataDir: ':memory:', config: { lifecycle: { confirmationDelaySeconds: 30, payoutDelaySeconds: 30, tickMs: 0 } } });
+    server = await startServer(sandboxServerOptions('drivenByTest'));
     site = await serveSite();
-    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     await blockOutsideLocalhost(context, outsideRequests);
   }, 60_000);

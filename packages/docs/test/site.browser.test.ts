@@ -6,20 +6,20 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadBundle } from '@swap-gateway/openapi';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { blockOutsideLocalhost, launchChromium, skipWithoutChromium } from '@swap-gateway/test-support/browser';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOperations, referenceAnchor } from '../src/document.js';
 import { defaultOutput, screenshotsDirectory } from '../src/paths.js';
 import { referencePages } from '../src/reference.js';
 import { serveSite, type ServedSite } from '../src/serve.js';
 import { markdownPages } from '../src/site.js';
-import { blockOutsideLocalhost, chromiumArgs, chromiumPath, missingChromium, skipBrowser } from './browser.js';
 
 /** How long a page may take to scroll or render after an action: generous, for CI's 2 busy cores. */
 const settle = { timeout: 15_000, interval: 100 };
 const operations = [...listOperations(loadBundle('gateway-v4')), ...listOperations(loadBundle('gateway-v3'))];
 
-describe.skipIf(skipBrowser)('the docs site in Chromium', { timeout: 120_000 }, () => {
+describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in Chromium', { timeout: 120_000 }, () => {
   let site: ServedSite;
   let browser: Browser;
   let context: BrowserContext;
@@ -27,14 +27,10 @@ describe.skipIf(skipBrowser)('the docs site in Chromium', { timeout: 120_000 }, 
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(chromiumPath)) throw new Error(missingChromium);
     if (!existsSync(join(defaultOutput, 'index.html'))) throw new Error(`no built site in ${defaultOutput}: run the package's build first`);
     mkdirSync(screenshotsDirectory, { recursive: true });
     site = await serveSite();
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: chromiumArgs,
-    });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
     await blockOutsideLocalhost(context, outsideRequests);
     context.on('page', (page) => watch(page));

@@ -8,10 +8,10 @@ import { startMock } from './index.js';
 
 const usage = 'usage: swap-gateway-mock [--host 127.0.0.1] [--port 4010] [--dynamic] [--seed <seed>] [--verbose]';
 
-async function main(): Promise<void> {
-  let values;
+/** The command line's options; a bad one prints the usage and exits 2. */
+function readOptions() {
   try {
-    ({ values } = parseArgs({
+    return parseArgs({
       // `pnpm mock -- --port 5000` passes the separator through.
       args: process.argv.slice(2).filter((arg, index) => !(index === 0 && arg === '--')),
       options: {
@@ -22,11 +22,15 @@ async function main(): Promise<void> {
         verbose: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
-    }));
+    }).values;
   } catch (error) {
     console.error(`${(error as Error).message}\n${usage}`);
     process.exit(2);
   }
+}
+
+async function main(): Promise<void> {
+  const values = readOptions();
   if (values.help) {
     console.log(usage);
     return;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundlePath, loadBundle, type BundleName } from '@swap-gateway/openapi';
-import { buildBundles } from '../../../scripts/bundle.ts';
+import { buildBundles } from '../scripts/bundle.ts';
 
 const names: BundleName[] = ['gateway', 'gateway-v4', 'gateway-v3'];
 
@@ -46,7 +46,9 @@ describe('per-version bundles', () => {
 
 describe('bundling is reproducible', () => {
   const scratch = [mkdtempSync(join(tmpdir(), 'bundle-a-')), mkdtempSync(join(tmpdir(), 'bundle-b-'))];
-  afterAll(() => scratch.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  afterAll(() => {
+    for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+  });
 
   it('two runs and the build output are byte-for-byte equal', () => {
     for (const dir of scratch) buildBundles(dir);

@@ -23,7 +23,7 @@ import { promisify } from 'node:util';
 import { sandboxConfigFile, type GatewayConfig } from '../src/config/config.js';
 import { findPostgres, startPostgres, type PostgresCluster } from '../src/dev/postgres-cluster.js';
 import { cpuMeter, machineCpuSeconds, reapedChildrenCpuSeconds } from './cpu.js';
-import { startProcess, type TargetProcess } from './processes.js';
+import { startProcess, type StartedProcess } from '@swap-gateway/test-support/processes';
 import { wrk, type LoadResult } from './wrk.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -143,11 +143,11 @@ async function fetchQuotes(url: string, count: number): Promise<string[]> {
 }
 
 const startServer = (extra: string[], env: NodeJS.ProcessEnv, config: string) =>
-  startProcess(process.execPath, (port) => ({ args: [serverMain, '--config', config, '--port', String(port), ...extra], env: { LOG_LEVEL: 'warn', ...env } }), '/health');
+  startProcess({ command: process.execPath, args: (port) => [serverMain, '--config', config, '--port', String(port), ...extra], env: { LOG_LEVEL: 'warn', ...env }, probePath: '/health' });
 
 interface Target {
   name: string;
-  process: TargetProcess;
+  process: StartedProcess;
   /** What get-order reads. */
   orderId: string;
   server: boolean;
@@ -162,16 +162,16 @@ async function main(): Promise<void> {
   checkTools();
   const config = benchConfig();
   const notes: string[] = [];
-  const processes: TargetProcess[] = [];
-  const started = async (start: Promise<TargetProcess>) => {
+  const processes: StartedProcess[] = [];
+  const started = async (start: Promise<StartedProcess>) => {
     const target = await start;
     processes.push(target);
     return target;
   };
   let cluster: PostgresCluster | undefined;
   try {
-    const bare = await started(startProcess(process.execPath, (port) => ({ args: [here('./bare-server.mjs')], env: { PORT: String(port) } })));
-    const mock = await started(startProcess(process.execPath, (port) => ({ args: [mockCli, '--port', String(port)] }), '/v4/get-routes'));
+    const bare = await started(startProcess({ command: process.execPath, args: (port) => [here('./bare-server.mjs'), '--port', String(port)] }));
+    const mock = await started(startProcess({ command: process.execPath, args: (port) => [mockCli, '--port', String(port)], probePath: '/v4/get-routes' }));
     const targets: Target[] = [{ name: 'Prism mock', process: mock, orderId: '8d3c7a0e-5f1b-4b6e-9a51-2f0c7e4d9b12', server: false, watched: { target: mock.pid } }];
     const server = async (name: string, extra: string[], env: NodeJS.ProcessEnv, postgres?: PostgresCluster) => {
       const running = await started(startServer(extra, env, config));

@@ -8,9 +8,10 @@ import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { registerAccess } from './http/access.js';
 import { registerCors } from './http/cors.js';
-import { readDocument, type GatewayDocument } from './http/document.js';
+import { matchOperation, type Operation, type RouteTemplate } from '@swap-gateway/openapi';
+import { documentPath, readDocument, type GatewayDocument } from './http/document.js';
 import { GatewayError } from './http/errors.js';
-import { asDocumented, malformedRequest, OperationIndex, pathNamesNoOperation } from './http/failures.js';
+import { asDocumented, malformedRequest, operationOf, pathNamesNoOperation } from './http/failures.js';
 import { registerDocumentRoutes } from './http/routes.js';
 import { createCompilers } from './http/validation.js';
 import type { ApiKeys } from './keys/keys.js';
@@ -28,7 +29,7 @@ export interface AppOptions {
 export async function buildApp(services: Services, options: AppOptions): Promise<FastifyInstance> {
   const { config } = services;
   const source = options.document ?? readDocument();
-  const operations = new OperationIndex(source.operations);
+  const { operations } = source;
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: config.server.bodyLimitBytes,
@@ -37,7 +38,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
     routerOptions: { maxParamLength: 64 * 1024 },
     // Bad percent-encoding in the path: refused by the router before any route runs.
     frameworkErrors: (error, request, reply) => {
-      const operation = operations.find(request.raw.method ?? '', request.raw.url ?? '');
+      const operation = operationOf(operations, request.raw.method ?? '', request.raw.url ?? '');
       const message = error.code === 'FST_ERR_BAD_URL' ? 'the path is not valid percent-encoding' : 'the request path is malformed';
       const failure = operation ? malformedRequest(operation, message) : pathNamesNoOperation(undefined, message);
       return sendFailure(reply as FastifyReply, failure);
@@ -65,10 +66,11 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   // onRequest hook runs before any that can fail: error answers carry the CORS headers too.
   await registerCors(app, config.cors);
 
-  const routeTable: Array<{ method: string; pattern: RegExp }> = [];
+  // Every route the app serves (the document's, the sandbox's, the health check), as templates for
+  // the document's one matcher, which tells a path with other methods (405) from an unknown one.
+  const routeTable: RouteTemplate[] = [];
   app.addHook('onRoute', (route) => {
-    const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, '[^/]+')}$`);
-    for (const method of [route.method].flat()) routeTable.push({ method, pattern });
+    for (const method of [route.method].flat()) routeTable.push({ method, path: documentPath(route.url) });
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -77,15 +79,16 @@ export async function buildApp(services: Services, options: AppOptions): Promise
       request.log.error({ err: error }, 'unexpected fault');
       return reply.code(500).send(new GatewayError('INTERNAL_ERROR', 'an unexpected error occurred', null, 500).toBody());
     }
-    return sendFailure(reply, asDocumented(operations.find(request.method, request.url), known));
+    return sendFailure(reply, asDocumented(operationOf(operations, request.method, request.url), known));
   });
 
   const access = await registerAccess(app, { keys: options.keys, limits: config.rateLimits });
 
   app.setNotFoundHandler({ preHandler: [app.rateLimit(), access.authenticate] }, (request, reply) => {
     const path = request.url.split('?')[0]!;
-    const allowed = [...new Set(routeTable.filter((route) => route.pattern.test(path)).map((route) => route.method))];
-    if (allowed.length) {
+    const match = matchOperation(routeTable, request.method, path);
+    if (match.kind === 'method-not-allowed') {
+      const { allowed } = match;
       const error = new GatewayError('INVALID_REQUEST', `${request.method} is not allowed on ${path}`, { expected: allowed.join(', '), actual: request.method }, 405, { allow: allowed.join(', ') });
       return reply.headers(error.headers).code(405).send(error.toBody());
     }
@@ -128,7 +131,7 @@ const sendFailure = (reply: FastifyReply, failure: GatewayError) => reply.header
  * Node refuses some requests before any route runs; the answer is still the structured body with
  * the status the named operation documents. The request line is read from the bytes Node kept.
  */
-function answerClientError(error: { code?: string; rawPacket?: unknown }, socket: Socket, operations: OperationIndex): void {
+function answerClientError(error: { code?: string; rawPacket?: unknown }, socket: Socket, operations: readonly Operation[]): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   if (!socket.writable) {
     socket.destroy();
@@ -140,7 +143,7 @@ function answerClientError(error: { code?: string; rawPacket?: unknown }, socket
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? new GatewayError('INVALID_REQUEST', 'the request was not received in time', null, 408)
       : malformedRequest(
-          requestLine ? operations.find(method, requestLine[2]!) : undefined,
+          requestLine ? operationOf(operations, method, requestLine[2]!) : undefined,
           error.code === 'HPE_HEADER_OVERFLOW' ? 'the request line and headers are larger than the server reads' : 'the request is not valid HTTP',
         );
   const body = method === 'HEAD' ? '' : JSON.stringify(failure.toBody());

@@ -125,7 +125,12 @@ describe('key comparison', () => {
       { id: 'the key', key_hash: hash },
     ];
     const seen: unknown[][] = [];
-    const db: Queryable = { query: async <Row>(_sql: string, params: unknown[] = []) => (seen.push(params), rows as Row[]) };
+    const db: Queryable = {
+      query: async <Row>(_sql: string, params: unknown[] = []) => {
+        seen.push(params);
+        return rows as Row[];
+      },
+    };
     expect(await new ApiKeys(db).verify(key)).toBe('the key');
     expect(await new ApiKeys({ query: async <Row>() => rows.slice(0, 1) as Row[] }).verify(key)).toBeUndefined();
     // The database sees 64 bits of the hash, never the hash it would otherwise compare in variable time.

@@ -10,23 +10,23 @@
  *   The migration report between two versions of one document (default: the built combined bundle).
  */
 import { readFileSync, realpathSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadBundle } from '@swap-gateway/openapi';
 import { declarationsFromChangeset, type Declaration } from './declarations.js';
 import { compareVersions, diffDocuments } from './diff.js';
-import { SpecDiffError, type OpenApiDocument } from './document.js';
+import { SpecDiffError, type JsonDocument } from './document.js';
 import { formatReviewMarkdown, formatReviewText, formatVersionsMarkdown } from './format.js';
-import { bundleAtRef, bundleDocument, collectDeclarations, defaultBase, repositoryRoot } from './git.js';
+import { bundleAtRef, bundleDocument, bundlerIn, collectDeclarations, defaultBase, repositoryRoot } from './git.js';
 import { reviewReport, type Review } from './review.js';
 
 const FORMATS = ['text', 'markdown', 'json'] as const;
 type Format = (typeof FORMATS)[number];
 
-function readDocument(path: string): OpenApiDocument {
+function readDocument(path: string): JsonDocument {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as OpenApiDocument;
+    return JSON.parse(readFileSync(path, 'utf8')) as JsonDocument;
   } catch (error) {
     throw new SpecDiffError('INVALID_ARGUMENTS', `cannot read the bundle ${path}`, { path, reason: (error as Error).message });
   }
@@ -88,8 +88,8 @@ export function main(argv: string[], out: (text: string) => void = (text) => pro
   }
   if (positionals.length > 0) throw new SpecDiffError('INVALID_ARGUMENTS', `unexpected argument ${positionals[0]}`, { positionals });
 
-  let base: OpenApiDocument;
-  let head: OpenApiDocument;
+  let base: JsonDocument;
+  let head: JsonDocument;
   let declarations: Declaration[];
   if (values['base-file'] || values['head-file']) {
     if (!values['base-file'] || !values['head-file']) {
@@ -100,7 +100,7 @@ export function main(argv: string[], out: (text: string) => void = (text) => pro
     declarations = (values.changeset ?? []).flatMap((path) => declarationsFromChangeset(readFileSync(path, 'utf8'), path));
   } else {
     const repoRoot = repositoryRoot(resolve(values.repo ?? process.cwd()));
-    const bundler = resolve(values.bundler ?? join(repoRoot, 'scripts', 'bundle.ts'));
+    const bundler = resolve(values.bundler ?? bundlerIn(repoRoot));
     const ref = values.base ?? defaultBase(repoRoot);
     base = bundleAtRef(repoRoot, ref, bundler);
     head = bundleDocument(bundler, repoRoot);

@@ -4,12 +4,12 @@
  * whole operation is added or removed.
  */
 import { compareSchemas, compareValues, type Change, type Direction } from './compare-schema.js';
-import { dereference, isObject, type Json, type JsonObject, type OpenApiDocument, type Operation } from './document.js';
+import { dereference, isObject, type Json, type JsonObject, type JsonDocument, type Operation } from './document.js';
 import { summarizeSchema } from './schema-shape.js';
 
 /** One side of a comparison: an operation and the document its `$ref`s point into. */
 export interface OperationSide {
-  document: OpenApiDocument;
+  document: JsonDocument;
   operation: Operation;
 }
 

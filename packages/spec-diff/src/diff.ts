@@ -14,7 +14,7 @@ import {
   versionOf,
   type DocumentInput,
   type JsonObject,
-  type OpenApiDocument,
+  type JsonDocument,
   type Operation,
 } from './document.js';
 import { describeTypes, flattenSchema, summarizeSchema } from './schema-shape.js';
@@ -40,7 +40,7 @@ export interface DiffReport {
 }
 
 const refOf = (operation: Operation): OperationRef => ({
-  method: operation.method.toUpperCase(),
+  method: operation.method,
   path: operation.path,
   operationId: operation.operationId,
 });
@@ -51,7 +51,7 @@ const operationKey = (operation: Operation): string => `${operation.method} ${op
  * A version is released unless the base document's tag of that name (`V5` for
  * `/v5/...`) says `x-unreleased: true`, or the base has no operation in it yet.
  */
-function releasedVersions(base: OpenApiDocument, operations: Operation[]): Set<string> {
+function releasedVersions(base: JsonDocument, operations: Operation[]): Set<string> {
   const unreleased = new Set(
     (Array.isArray(base.tags) ? base.tags : [])
       .filter((tag): tag is JsonObject => isObject(tag) && tag['x-unreleased'] === true && typeof tag.name === 'string')

@@ -27,7 +27,7 @@ function verdict(review: Review): string {
   const compatible = review.changes.length - breaking;
   const declared = review.changes.filter((reviewed) => reviewed.declaredBy).length;
   const parts = [
-    plural(byOperation(review).length, 'operation') + ' changed',
+    `${plural(byOperation(review).length, 'operation')} changed`,
     `${plural(breaking, 'breaking change')} (${declared} declared, ${review.undeclared.length} undeclared on a released version)`,
     plural(compatible, 'compatible change'),
   ];

@@ -1,7 +1,7 @@
 /**
  * The document at a git ref and in the working tree, bundled the same way:
  * `git archive <ref> openapi | tar -x` into a temporary directory, then the
- * working tree's scripts/bundle.ts with `--source` and `--out`.
+ * working tree's packages/openapi/scripts/bundle.ts with `--source` and `--out`.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { declarationsFromChangelog, declarationsFromChangeset, type Declaration } from './declarations.js';
-import { SpecDiffError, type OpenApiDocument } from './document.js';
+import { SpecDiffError, type JsonDocument } from './document.js';
 
 const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
 
@@ -36,12 +36,15 @@ export function defaultBase(repoRoot: string): string {
   throw new SpecDiffError('GIT_FAILED', 'no merge base with main or origin/main; pass --base <ref>', null);
 }
 
+/** The document package's bundler in the repository at `repoRoot` (its `build`). */
+export const bundlerIn = (repoRoot: string): string => join(repoRoot, 'packages', 'openapi', 'scripts', 'bundle.ts');
+
 /** Runs the working tree's bundler on `sourceRoot` and reads the combined bundle. */
-export function bundleDocument(bundler: string, sourceRoot: string): OpenApiDocument {
+export function bundleDocument(bundler: string, sourceRoot: string): JsonDocument {
   const out = mkdtempSync(join(tmpdir(), 'spec-diff-bundle-'));
   try {
     execFileSync(process.execPath, [tsxCli, bundler, '--source', sourceRoot, '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
-    return JSON.parse(readFileSync(join(out, 'gateway.json'), 'utf8')) as OpenApiDocument;
+    return JSON.parse(readFileSync(join(out, 'gateway.json'), 'utf8')) as JsonDocument;
   } catch (error) {
     const failure = error as { stdout?: Buffer; stderr?: Buffer };
     const output = `${failure.stdout ?? ''}${failure.stderr ?? ''}`.trim();
@@ -52,7 +55,7 @@ export function bundleDocument(bundler: string, sourceRoot: string): OpenApiDocu
 }
 
 /** The bundled document as it is at `ref`. */
-export function bundleAtRef(repoRoot: string, ref: string, bundler: string): OpenApiDocument {
+export function bundleAtRef(repoRoot: string, ref: string, bundler: string): JsonDocument {
   const commit = git(repoRoot, ['rev-parse', '--verify', `${ref}^{commit}`]).trim();
   const source = mkdtempSync(join(tmpdir(), 'spec-diff-source-'));
   try {

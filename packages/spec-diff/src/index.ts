@@ -23,8 +23,8 @@ export {
   type VersionPair,
   type VersionReport,
 } from './diff.js';
-export { listOperations, SpecDiffError, type DocumentInput, type OpenApiDocument, type Operation } from './document.js';
-export { bundleAtRef, repositoryRoot } from './git.js';
+export { listOperations, SpecDiffError, type DocumentInput, type JsonDocument, type Operation } from './document.js';
+export { bundleAtRef, bundlerIn, repositoryRoot } from './git.js';
 export { formatReviewMarkdown, formatReviewText, formatVersionsMarkdown } from './format.js';
 export { reviewReport, type Review, type ReviewedChange } from './review.js';
 export { summarizeSchema, flattenSchema, type SchemaSummary, type Field } from './schema-shape.js';

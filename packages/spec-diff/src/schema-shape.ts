@@ -11,7 +11,7 @@
  *   every branch that has it requires it; types and enums add up; the branches
  *   themselves are listed as variants (by title, tag, single key or schema name).
  */
-import { dereference, isObject, type Json, type JsonObject, type OpenApiDocument } from './document.js';
+import { dereference, isObject, type Json, type JsonObject, type JsonDocument } from './document.js';
 
 export type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
 
@@ -51,11 +51,11 @@ const unconstrained = (): SchemaSummary => ({
 
 const ALL_CONSTRAINTS: readonly ConstraintKey[] = [...LOWER_BOUNDS, ...UPPER_BOUNDS, ...RULES];
 
-export function summarizeSchema(document: OpenApiDocument, schema: Json | undefined): SchemaSummary {
+export function summarizeSchema(document: JsonDocument, schema: Json | undefined): SchemaSummary {
   return summarize(document, schema, []);
 }
 
-function summarize(document: OpenApiDocument, schema: Json | undefined, refStack: string[]): SchemaSummary {
+function summarize(document: JsonDocument, schema: Json | undefined, refStack: string[]): SchemaSummary {
   if (schema === true || schema === undefined) return unconstrained();
   if (schema === false) return { ...unconstrained(), types: new Set() };
   if (!isObject(schema)) return unconstrained();
@@ -89,7 +89,7 @@ const ANNOTATIONS = new Set(['description', 'title', 'summary', 'examples', 'exa
 const hasAssertions = (schema: JsonObject): boolean =>
   Object.keys(schema).some((key) => !ANNOTATIONS.has(key) && !key.startsWith('x-'));
 
-function ownKeywords(document: OpenApiDocument, schema: JsonObject, refStack: string[]): SchemaSummary {
+function ownKeywords(document: JsonDocument, schema: JsonObject, refStack: string[]): SchemaSummary {
   const summary = unconstrained();
   if (typeof schema.type === 'string') summary.types = new Set([schema.type as JsonType]);
   if (Array.isArray(schema.type)) summary.types = new Set(schema.type as JsonType[]);
@@ -194,7 +194,7 @@ function uniteValues(branches: SchemaSummary[]): Set<string> | undefined {
 }
 
 /** How a branch is named in the report: its title, its tag (`type=evm`), its single key, its schema name. */
-function variantLabel(document: OpenApiDocument, branch: Json, index: number): string {
+function variantLabel(document: JsonDocument, branch: Json, index: number): string {
   const resolved = isObject(branch) ? (dereference(document, branch) ?? {}) : {};
   if (typeof resolved.title === 'string') return resolved.title;
   const required = Array.isArray(resolved.required) ? resolved.required.map(String) : [];

@@ -1,6 +1,6 @@
 /**
  * The command as a user runs it: the built bin, real files, a real git repository
- * holding a copy of the document, and the repository's own scripts/bundle.ts.
+ * holding a copy of the document, and the repository's own bundler (packages/openapi/scripts/bundle.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadBundle } from '@swap-gateway/openapi';
+import { bundlerIn } from '../src/git.js';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -69,6 +70,10 @@ describe('spec-diff on two bundles', () => {
     const notOpenApi = join(scratch, 'not-openapi.json');
     writeFileSync(notOpenApi, '{"swagger": "2.0"}');
     expect(JSON.parse(run(['--base-file', notOpenApi, '--head-file', head]).stderr)).toMatchObject({ code: 'INVALID_DOCUMENT' });
+    const dangling = join(scratch, 'dangling.json');
+    const gone = { $ref: '#/components/responses/Gone' };
+    writeFileSync(dangling, JSON.stringify({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: { '/v1/x': { get: { operationId: 'x', responses: { '200': gone } } } } }));
+    expect(JSON.parse(run(['--base-file', dangling, '--head-file', head]).stderr)).toMatchObject({ code: 'INVALID_DOCUMENT', details: { ref: gone.$ref } });
     expect(JSON.parse(run(['--format', 'pdf']).stderr)).toMatchObject({ code: 'INVALID_ARGUMENTS' });
     expect(JSON.parse(run(['--versions', 'v3', 'v9']).stderr)).toMatchObject({ code: 'INVALID_ARGUMENTS', details: { version: 'v9' } });
   });
@@ -102,7 +107,7 @@ describe('spec-diff against a git ref', () => {
     writeFileSync(onramp, withoutGasRefill);
 
     // No --base: the merge base with main, which is HEAD on this one-branch repository.
-    const bundler = join(repoRoot, 'scripts/bundle.ts');
+    const bundler = bundlerIn(repoRoot);
     const undeclared = run(['--repo', repo, '--bundler', bundler], repo);
     expect(undeclared.stderr).toBe('');
     expect(undeclared.status).toBe(1);

@@ -1,5 +1,5 @@
 /** Small documents for the rule tests: one operation, its parameters, body and responses as given. */
-import type { OpenApiDocument } from '../src/document.js';
+import type { JsonDocument } from '../src/document.js';
 
 /** Loose on purpose: the fixtures are literals, the engine reads them as JSON. */
 type Schema = object;
@@ -15,7 +15,7 @@ export interface OperationSpec {
   tags?: Schema[];
 }
 
-export function documentWith(spec: OperationSpec): OpenApiDocument {
+export function documentWith(spec: OperationSpec): JsonDocument {
   const responses = Object.fromEntries(
     Object.entries(spec.responses ?? { '200': undefined }).map(([status, schema]) => [
       status,
@@ -32,7 +32,7 @@ export function documentWith(spec: OperationSpec): OpenApiDocument {
     ...(spec.tags ? { tags: spec.tags } : {}),
     paths: { [spec.path ?? '/v1/thing']: { [spec.method ?? 'post']: operation } },
     components: { schemas: spec.schemas ?? {} },
-  } as unknown as OpenApiDocument;
+  } as unknown as JsonDocument;
 }
 
 export const object = (properties: Record<string, Schema>, required: string[] = [], extra: Schema = {}): Schema => ({

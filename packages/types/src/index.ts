@@ -3,7 +3,7 @@
  * openapi-typescript from the combined V3 + V4 bundle at build time (dist/openapi.d.ts); every alias
  * below is derived from them, so a change in the document changes these types on the next build.
  */
-import type { components, operations, paths } from './openapi.js';
+import type { components, operations } from './openapi.js';
 
 export type { components, operations, paths } from './openapi.js';
 

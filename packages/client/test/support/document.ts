@@ -1,46 +1,23 @@
-/** The document's examples and schemas, read through @swap-gateway/openapi. */
-import { createSchemaValidator, loadBundle } from '@swap-gateway/openapi';
+/** The document's operations, examples and schemas, read through the model of @swap-gateway/openapi. */
+import { createSchemaValidator, jsonContent, loadBundle, readOperations, type MediaContent, type Operation } from '@swap-gateway/openapi';
 
 export const document = loadBundle('gateway');
 export const validator = createSchemaValidator(document);
+export const operations = readOperations(document);
 
-interface ExampleObject {
-  value: unknown;
-}
-interface MediaObject {
-  examples?: Record<string, ExampleObject>;
-}
-interface ResponseObject {
-  $ref?: string;
-  content?: Record<string, MediaObject>;
-}
-interface OperationObject {
-  operationId: string;
-  responses: Record<string, ResponseObject>;
-  requestBody?: { content: Record<string, MediaObject> };
+/** The operation at a path template and method (`get`, `GET`). */
+export function operation(path: string, method: string): Operation {
+  const found = operations.find((candidate) => candidate.path === path && candidate.method === method.toUpperCase());
+  if (!found) throw new Error(`the document has no ${method.toUpperCase()} ${path}`);
+  return found;
 }
 
-export function operation(path: string, method: string): OperationObject {
-  return (document.paths[path] as Record<string, OperationObject>)[method]!;
-}
-
-/** Every operation of the document: path, method and operationId. */
-export function operations(): { path: string; method: string; operationId: string }[] {
-  return Object.entries(document.paths).flatMap(([path, item]) =>
-    Object.entries(item as Record<string, OperationObject>).map(([method, op]) => ({ path, method, operationId: op.operationId })),
-  );
-}
-
-function resolveResponse(response: ResponseObject): ResponseObject {
-  if (!response.$ref) return response;
-  const name = response.$ref.replace('#/components/responses/', '');
-  return (document.components.responses as Record<string, ResponseObject>)[name]!;
-}
+const exampleValues = (media: MediaContent | undefined): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(media?.examples ?? {}).map(([name, example]) => [name, example.value]));
 
 /** The named examples of one response of an operation. */
 export function responseExamples(path: string, method: string, status: string): Record<string, unknown> {
-  const examples = resolveResponse(operation(path, method).responses[status]!).content?.['application/json']?.examples ?? {};
-  return Object.fromEntries(Object.entries(examples).map(([name, example]) => [name, example.value]));
+  return exampleValues(jsonContent(operation(path, method).responses[status]));
 }
 
 export function responseExample<T>(path: string, method: string, status: string, name: string): T {
@@ -49,19 +26,16 @@ export function responseExample<T>(path: string, method: string, status: string,
   return value as T;
 }
 
-/** Every documented error answer: operation, status and example body. */
+/** Every documented error answer: operation (method as a request carries it), status and example body. */
 export function errorExamples(): { path: string; method: string; status: number; name: string; body: unknown }[] {
-  return operations().flatMap(({ path, method }) =>
-    Object.keys(operation(path, method).responses)
-      .filter((status) => Number(status) >= 400)
-      .flatMap((status) =>
-        Object.entries(responseExamples(path, method, status)).map(([name, body]) => ({ path, method, status: Number(status), name, body })),
-      ),
+  return operations.flatMap(({ path, method, responses }) =>
+    Object.values(responses)
+      .filter((response) => Number(response.status) >= 400)
+      .flatMap((response) => Object.entries(exampleValues(jsonContent(response))).map(([name, body]) => ({ path, method, status: Number(response.status), name, body }))),
   );
 }
 
 /** The named examples of an operation's request body. */
 export function requestExamples(path: string, method: string): Record<string, unknown> {
-  const examples = operation(path, method).requestBody?.content['application/json']?.examples ?? {};
-  return Object.fromEntries(Object.entries(examples).map(([name, example]) => [name, example.value]));
+  return exampleValues(jsonContent(operation(path, method).requestBody));
 }

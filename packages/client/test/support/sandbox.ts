@@ -1,31 +1,13 @@
 /**
- * The sandbox gateway server (packages/server) on 127.0.0.1 and a free port, with its lifecycle
- * driven by the test through the sandbox controls (no background loop), and the test wallets.
+ * What the tests send to the sandbox gateway server (packages/server, started with
+ * `sandboxServerOptions('drivenByTest')` of @swap-gateway/test-support): the test wallets and tokens.
  */
 import { createHash } from 'node:crypto';
 import { Keypair } from '@solana/web3.js';
-import { startServer, type RunningServer } from '@swap-gateway/server';
 import { BIP32Factory } from 'bip32';
 import { ECPairFactory } from 'ecpair';
 import * as ecc from 'tiny-secp256k1';
 import { privateKeyToAccount } from 'viem/accounts';
-
-export async function startSandbox(): Promise<RunningServer> {
-  return startServer({ port: 0, dataDir: ':memory:', config: { lifecycle: { confirmationDelaySeconds: 30, payoutDelaySeconds: 30, tickMs: 0 } } });
-}
-
-/** A call to a sandbox control; throws unless it answers 200. */
-export async function sandboxControl<T = unknown>(server: RunningServer, path: string, body?: object): Promise<T> {
-  const response = await fetch(`${server.url}/sandbox/${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`sandbox ${path} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as T;
-}
-
-/** Moves the sandbox clock past the confirmation and payout delays, one lifecycle pass per step. */
-export async function settleSandbox(server: RunningServer): Promise<void> {
-  for (let step = 0; step < 3; step++) await sandboxControl(server, 'advance', { seconds: 31 });
-}
 
 const seed = (label: string) => createHash('sha256').update(`client tests ${label}`).digest();
 
@@ -46,6 +28,17 @@ export const tokens = {
   usdcBase: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
   usdtTron: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
 };
+/** An onramp the sandbox serves: 0.01 BTC to WBTC on BOB for the EVM test account, refunded to `refundAddress`. */
+export const onrampQuoteParams = (refundAddress: string) => ({
+  srcChain: 'bitcoin',
+  dstChain: 'bob',
+  srcToken: tokens.btc,
+  dstToken: tokens.wbtcBob,
+  amount: '1000000',
+  recipient: evmAccount.address,
+  refundAddress,
+});
+
 /** A Tron account (the app's Tron wallet is not a library adapter here). */
 export const tronAccount = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
 export const btcRecipient = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';

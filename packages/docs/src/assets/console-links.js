@@ -5,7 +5,7 @@
  */
 document.addEventListener(
   'click',
-  function (event) {
+  (event) => {
     var link = event.target instanceof Element ? event.target.closest('a[href*="-console.html"]') : null;
     if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
     event.preventDefault();

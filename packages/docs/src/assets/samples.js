@@ -8,14 +8,15 @@
  *   as the reader moves through the reference, so new panels are watched for), and a language the
  *   reader picks in that menu is saved.
  */
-(function () {
+(() => {
   var storageKey = 'swap-gateway-docs:sample-language';
-  var labels = { curl: 'curl', typescript: 'TypeScript', python: 'Python' };
+  // Each language's label, `{ "typescript": "TypeScript", ... }`, written on the script tag by the build (src/site.ts).
+  var labels = JSON.parse(document.currentScript.dataset.labels);
 
   function stored() {
     try {
       return localStorage.getItem(storageKey) || 'curl';
-    } catch (error) {
+    } catch {
       return 'curl';
     }
   }
@@ -23,7 +24,7 @@
   function remember(language) {
     try {
       localStorage.setItem(storageKey, language);
-    } catch (error) {
+    } catch {
       // A page opened from disk may have no storage: the choice then lasts for this page only.
     }
   }
@@ -31,40 +32,40 @@
   /** The language a label names (`Python` → `python`), or undefined when it names none. */
   function languageLabelled(text) {
     var label = text.trim();
-    return Object.keys(labels).find(function (language) { return labels[language] === label; });
+    return Object.keys(labels).find((language) => labels[language] === label);
   }
 
   // The guide pages.
 
   function showInGroups(language) {
-    document.querySelectorAll('.sample-group').forEach(function (group) {
-      var available = Array.prototype.map.call(group.querySelectorAll('.sample-label'), function (label) { return label.dataset.language; });
+    document.querySelectorAll('.sample-group').forEach((group) => {
+      var available = Array.prototype.map.call(group.querySelectorAll('.sample-label'), (label) => label.dataset.language);
       var shown = available.indexOf(language) >= 0 ? language : available[0];
-      group.querySelectorAll('.sample-label').forEach(function (label) {
+      group.querySelectorAll('.sample-label').forEach((label) => {
         var selected = label.dataset.language === shown;
         label.hidden = !selected;
         var block = label.nextElementSibling;
         if (block) block.hidden = !selected;
       });
-      group.querySelectorAll('.sample-tab').forEach(function (tab) {
+      group.querySelectorAll('.sample-tab').forEach((tab) => {
         tab.setAttribute('aria-selected', String(tab.dataset.language === shown));
       });
     });
   }
 
   function buildTabs() {
-    document.querySelectorAll('.sample-group').forEach(function (group) {
+    document.querySelectorAll('.sample-group').forEach((group) => {
       var bar = document.createElement('div');
       bar.className = 'sample-tabs';
       bar.setAttribute('role', 'tablist');
-      group.querySelectorAll('.sample-label').forEach(function (label) {
+      group.querySelectorAll('.sample-label').forEach((label) => {
         var tab = document.createElement('button');
         tab.type = 'button';
         tab.className = 'sample-tab';
         tab.setAttribute('role', 'tab');
         tab.dataset.language = label.dataset.language;
         tab.textContent = labels[label.dataset.language] || label.dataset.language;
-        tab.addEventListener('click', function () {
+        tab.addEventListener('click', () => {
           remember(tab.dataset.language);
           showInGroups(tab.dataset.language);
         });
@@ -78,9 +79,7 @@
 
   /** Redoc's language menu buttons: the menu button of a sample panel whose text is a language (the other one names the operation's path). */
   function redocLanguageButtons() {
-    return Array.prototype.filter.call(document.querySelectorAll('.panel-request-samples button[aria-haspopup="menu"]'), function (button) {
-      return languageLabelled(button.textContent) !== undefined;
-    });
+    return Array.prototype.filter.call(document.querySelectorAll('.panel-request-samples button[aria-haspopup="menu"]'), (button) => languageLabelled(button.textContent) !== undefined);
   }
 
   // A panel whose menu did not offer the language is not tried again, so a menu that does not open cannot start a loop.
@@ -92,10 +91,8 @@
     triedButtons.add(button);
     selecting = true;
     button.click();
-    requestAnimationFrame(function () {
-      var item = Array.prototype.find.call(document.querySelectorAll('[role="menu"] [role="menuitem"]'), function (candidate) {
-        return candidate.getClientRects().length > 0 && languageLabelled(candidate.textContent) === language;
-      });
+    requestAnimationFrame(() => {
+      var item = Array.prototype.find.call(document.querySelectorAll('[role="menu"] [role="menuitem"]'), (candidate) => candidate.getClientRects().length > 0 && languageLabelled(candidate.textContent) === language);
       if (item) item.click();
       else button.click();
       selecting = false;
@@ -108,7 +105,7 @@
    * moment later, without changing the page, and a click before that does nothing.
    */
   function hydrated(button) {
-    return Object.keys(button).some(function (key) { return key.indexOf('__reactProps') === 0; });
+    return Object.keys(button).some((key) => key.indexOf('__reactProps') === 0);
   }
 
   // Waits for hydration in steps of 100 ms, for 20 s at most (then clicks anyway, should React stop marking its elements).
@@ -117,9 +114,7 @@
   function showInRedoc() {
     if (selecting) return;
     var language = stored();
-    var button = redocLanguageButtons().find(function (candidate) {
-      return languageLabelled(candidate.textContent) !== language && !triedButtons.has(candidate);
-    });
+    var button = redocLanguageButtons().find((candidate) => languageLabelled(candidate.textContent) !== language && !triedButtons.has(candidate));
     if (!button) return;
     if (!hydrated(button) && hydrationChecks-- > 0) setTimeout(showInRedoc, 100);
     else selectInRedoc(button, language);
@@ -128,7 +123,7 @@
   function followRedoc(root) {
     document.addEventListener(
       'click',
-      function (event) {
+      (event) => {
         var item = event.target instanceof Element ? event.target.closest('[role="menuitem"]') : null;
         var language = item && languageLabelled(item.textContent);
         if (language) remember(language);
@@ -136,10 +131,10 @@
       true,
     );
     var pending = false;
-    new MutationObserver(function () {
+    new MutationObserver(() => {
       if (pending) return;
       pending = true;
-      requestAnimationFrame(function () {
+      requestAnimationFrame(() => {
         pending = false;
         showInRedoc();
       });

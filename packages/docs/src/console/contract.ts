@@ -3,8 +3,7 @@
  * operation documents, and its body validates against that response's schema. Runs in the browser
  * (bundled into assets/try-it.js) and in the tests.
  */
-import type { OpenApiDocument, SchemaValidator } from '@swap-gateway/openapi';
-import { resolve } from '../document.js';
+import { documentedResponse, jsonContent, readOperations, type OpenApiDocument, type SchemaValidator } from '@swap-gateway/openapi';
 
 export interface ReceivedAnswer {
   path: string;
@@ -20,25 +19,22 @@ export interface Verdict {
   message: string;
 }
 
-type Responses = Record<string, { content?: Record<string, { schema?: unknown }> }>;
-
 export function checkAnswer(document: OpenApiDocument, validator: SchemaValidator, answer: ReceivedAnswer): Verdict {
   const { path, method, status } = answer;
   if (!status) {
     return { ok: false, message: 'No answer: is the gateway running at this address, and does it allow this page (CORS)? pnpm server and pnpm mock do.' };
   }
-  const operation = (document.paths as Record<string, Record<string, { responses?: Responses }>> | undefined)?.[path]?.[method.toLowerCase()];
-  const responses = operation?.responses ?? {};
-  const documented = [String(status), `${String(status)[0]}XX`, 'default'].find((key) => key in responses);
+  const operation = readOperations(document).find((candidate) => candidate.path === path && candidate.method === method.toUpperCase());
+  const response = operation && documentedResponse(operation, status);
   const name = `${method.toUpperCase()} ${path}`;
-  if (!documented) {
-    return { ok: false, message: `Breaks the contract: ${name} does not document status ${status} (it documents ${Object.keys(responses).join(', ')}).` };
+  if (!response) {
+    return { ok: false, message: `Breaks the contract: ${name} does not document status ${status} (it documents ${Object.keys(operation?.responses ?? {}).join(', ')}).` };
   }
-  const content = resolve<{ content?: Record<string, { schema?: unknown }> }>(document, responses[documented]).content;
-  if (!content?.['application/json']?.schema) {
-    return answer.body.trim() === '' || !content
+  const schemaPointer = jsonContent(response)?.schemaPointer;
+  if (!schemaPointer) {
+    return answer.body.trim() === '' || Object.keys(response.content).length === 0
       ? { ok: true, message: `Matches the document: ${status}.` }
-      : { ok: false, message: `Breaks the contract: ${name} ${documented} documents no JSON body.` };
+      : { ok: false, message: `Breaks the contract: ${name} ${response.status} documents no JSON body.` };
   }
   if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(answer.contentType ?? '')) {
     return { ok: false, message: `Breaks the contract: the body is ${answer.contentType ?? 'of no type'}, the document says application/json.` };
@@ -49,8 +45,8 @@ export function checkAnswer(document: OpenApiDocument, validator: SchemaValidato
   } catch {
     return { ok: false, message: 'Breaks the contract: the body is not valid JSON.' };
   }
-  const { valid, errors } = validator.validate(validator.responsePointer(path, method, documented), value);
+  const { valid, errors } = validator.validate(schemaPointer, value);
   return valid
-    ? { ok: true, message: `Matches the document: ${status}, the body validates against the ${documented} response of ${name}.` }
+    ? { ok: true, message: `Matches the document: ${status}, the body validates against the ${response.status} response of ${name}.` }
     : { ok: false, message: `Breaks the contract: the ${status} body does not validate against the document: ${validator.describe(errors)}` };
 }

@@ -41,7 +41,7 @@ function consoleDocument(bundle: OpenApiDocument, version: ApiVersion): OpenApiD
 /** Where an operation opens in the console (Swagger UI's deep link: `#/<tag>/<operationId>`). */
 export function consoleAnchor(document: OpenApiDocument, operationId: string): string {
   const operation = listOperations(document).find((candidate) => candidate.operationId === operationId);
-  const tag = (operation?.node.tags as string[] | undefined)?.[0] ?? 'default';
+  const tag = (operation?.definition.tags as string[] | undefined)?.[0] ?? 'default';
   return `#/${encodeURIComponent(tag.replace(/\s/g, '_'))}/${operationId}`;
 }
 
@@ -84,9 +84,8 @@ disk. <a href="/${version === 'v4' ? 'reference/v4.html' : 'reference/v3.html'}"
   );
 }
 
-/** Bundles try-it.ts with Ajv and the shared schema validator into one script for the browser. */
+/** Bundles try-it.ts with Ajv, the shared schema validator and the document model into one script for the browser. */
 export async function bundleConsoleScript(outputFile: string): Promise<void> {
-  const validatorModule = join(dirname(require.resolve('@swap-gateway/openapi')), 'validator.js');
   await build({
     entryPoints: [join(dirname(new URL(import.meta.url).pathname), 'try-it.ts')],
     outfile: outputFile,
@@ -96,8 +95,7 @@ export async function bundleConsoleScript(outputFile: string): Promise<void> {
     target: 'es2022',
     minify: true,
     legalComments: 'none',
-    // The package's entry reads the bundles from disk; the browser needs only its validator.
-    alias: { '@swap-gateway/openapi': validatorModule },
+    // @swap-gateway/openapi's `browser` entry: its model and validator, not the bundle files it reads from disk in Node.
     logLevel: 'error',
   });
 }

@@ -27,7 +27,10 @@ function tablesOf(body: string): string[][][] {
     if (line.startsWith('|')) {
       const cells = line.slice(1, line.endsWith('|') ? -1 : undefined).split('|').map((cell) => cell.trim());
       if (cells.every((cell) => /^:?-+:?$/.test(cell))) continue;
-      if (!current) tables.push((current = []));
+      if (!current) {
+        current = [];
+        tables.push(current);
+      }
       current.push(cells);
     } else current = undefined;
   }

@@ -1,5 +1,5 @@
 /** Reading the bundle's schemas the way a reader of the description would: through $ref and allOf. */
-import type { OpenApiDocument } from '@swap-gateway/openapi';
+import { resolveRef, type OpenApiDocument } from '@swap-gateway/openapi';
 
 export type Schema = Record<string, unknown> & {
   $ref?: string;
@@ -12,15 +12,8 @@ export type Schema = Record<string, unknown> & {
   items?: Schema;
 };
 
-export function resolve(document: OpenApiDocument, schema: Schema | undefined): Schema {
-  let current = schema ?? {};
-  for (let hops = 0; typeof current.$ref === 'string'; hops++) {
-    if (hops > 16) throw new Error('reference cycle');
-    const path = current.$ref.replace(/^#\//, '').split('/');
-    current = path.reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], document) as Schema;
-  }
-  return current;
-}
+/** The schema a node refers to, through @swap-gateway/openapi's one `$ref` follower. */
+export const resolve = (document: OpenApiDocument, schema: Schema | undefined): Schema => resolveRef<Schema>(document, schema ?? {});
 
 /** Properties and required names of an object schema, merged over its allOf members. */
 export function effective(document: OpenApiDocument, schema: Schema | undefined): { properties: Record<string, Schema>; required: Set<string> } {
@@ -30,7 +23,7 @@ export function effective(document: OpenApiDocument, schema: Schema | undefined)
   for (const member of resolved.allOf ?? []) {
     const inner = effective(document, member);
     Object.assign(properties, inner.properties);
-    inner.required.forEach((name) => required.add(name));
+    for (const name of inner.required) required.add(name);
   }
   return { properties, required };
 }
@@ -46,8 +39,7 @@ export function types(document: OpenApiDocument, schema: Schema | undefined): Se
   const resolved = resolve(document, schema);
   const found = new Set<string>([resolved.type ?? []].flat());
   if (resolved.const !== undefined) found.add(typeof resolved.const);
-  for (const branch of [...(resolved.oneOf ?? []), ...(resolved.anyOf ?? [])]) types(document, branch).forEach((type) => found.add(type));
-  for (const member of resolved.allOf ?? []) types(document, member).forEach((type) => found.add(type));
+  for (const member of [...(resolved.oneOf ?? []), ...(resolved.anyOf ?? []), ...(resolved.allOf ?? [])]) for (const type of types(document, member)) found.add(type);
   if (found.size === 0 && resolved.properties) found.add('object');
   return found;
 }

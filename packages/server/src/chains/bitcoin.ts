@@ -306,7 +306,7 @@ function scriptProblem(witnessScript: Uint8Array, stack: Uint8Array[], sighash: 
   if (!multisig) return 'only single-key and multisig witness scripts are verified';
   // OP_CHECKMULTISIG pops one extra (empty) item, then matches signatures to keys in order.
   const [dummy, ...signatures] = stack;
-  if (!dummy || dummy.length !== 0 || signatures.length !== multisig.m) return `a ${multisig.m}-of-${multisig.n} script takes an empty item and ${multisig.m} signatures`;
+  if (dummy?.length !== 0 || signatures.length !== multisig.m) return `a ${multisig.m}-of-${multisig.n} script takes an empty item and ${multisig.m} signatures`;
   let key = 0;
   for (const signature of signatures) {
     while (key < multisig.pubkeys!.length && ecdsaProblem(signature, multisig.pubkeys![key]!, sighash)) key++;

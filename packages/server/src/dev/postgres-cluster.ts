@@ -7,9 +7,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '@swap-gateway/test-support/processes';
 
 export interface PostgresBinaries {
   bin: string;
@@ -73,14 +73,3 @@ export async function startPostgres(binaries: PostgresBinaries): Promise<Postgre
   };
 }
 
-/** A port nobody listens on at the moment, on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}

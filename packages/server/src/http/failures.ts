@@ -1,35 +1,25 @@
 /**
- * The documented failure for a request that cannot be served as asked, by operation. Most
- * operations document 400 INVALID_REQUEST for that. get-order documents no 400: its only input is
- * the id, and an id that is malformed (bad percent-encoding, a NUL character, empty, too long) is
- * an id no order has, so it is the documented 404 ORDER_NOT_FOUND. get-routes takes no input but
- * its headers, so headers the server cannot read are the documented 401: the API key they may
- * carry cannot be checked. Outside the document (sandbox, health) it is 400; a path that names
- * no operation at all is 404, as every unknown path is.
+ * The documented failure for a request that cannot be served as asked, by operation: the status and
+ * code are @swap-gateway/openapi's `malformedRequestAnswer` (400 where documented, get-order's 404,
+ * get-routes' 401) and `emptyPathParameterAnswer`. Outside the document (sandbox, health) it is
+ * 400; a path that names no operation at all is 404, as every unknown path is.
  */
-import type { Operation } from './document.js';
-import { GatewayError, type ErrorDetails } from './errors.js';
+import { emptyPathParameterAnswer, failureBody, malformedRequestAnswer, matchOperation, type DocumentedFailure, type Operation } from '@swap-gateway/openapi';
+import { GatewayError, type ErrorCode, type ErrorDetails } from './errors.js';
 
-export class OperationIndex {
-  private readonly patterns: Array<{ method: string; pattern: RegExp; operation: Operation }>;
-
-  constructor(operations: Operation[]) {
-    // Empty segments match too, so that get-order answers GET /v4/get-order/ with its own 404.
-    this.patterns = operations.map((operation) => ({ method: operation.method, pattern: new RegExp(`^${operation.url.replace(/:[^/]+/g, '[^/?]*')}(\\?|$)`), operation }));
-  }
-
-  /** The operation a raw request line names; HEAD is its GET. */
-  find(method: string, url: string): Operation | undefined {
-    const wanted = method === 'HEAD' ? 'GET' : method;
-    return this.patterns.find((entry) => entry.method === wanted && entry.pattern.test(url))?.operation;
-  }
+/** The operation a raw request line names (HEAD is its GET; an empty segment still names get-order). */
+export function operationOf(operations: readonly Operation[], method: string, url: string): Operation | undefined {
+  const match = matchOperation(operations, method, url);
+  return match.kind === 'operation' ? match.operation : undefined;
 }
 
+const failure = (answer: DocumentedFailure, message: string, details: ErrorDetails) => {
+  const body = failureBody(answer, message, details);
+  return new GatewayError(body.code as ErrorCode, body.error, body.details as ErrorDetails, answer.status);
+};
+
 export function malformedRequest(operation: Operation | undefined, message: string, details: ErrorDetails = { message }): GatewayError {
-  const documents = (status: string) => operation === undefined || status in operation.responses;
-  if (documents('400')) return new GatewayError('INVALID_REQUEST', message, details, 400);
-  if (documents('404')) return new GatewayError('ORDER_NOT_FOUND', 'no order has this id, txid or hash', null, 404);
-  return new GatewayError('INVALID_REQUEST', message, details, 401);
+  return failure(malformedRequestAnswer(operation), message, details);
 }
 
 /**
@@ -38,7 +28,8 @@ export function malformedRequest(operation: Operation | undefined, message: stri
  * id, it is that answer.
  */
 export function pathNamesNoOperation(operation: Operation | undefined, message: string): GatewayError {
-  if (operation && '404' in operation.responses) return new GatewayError('ORDER_NOT_FOUND', 'no order has this id, txid or hash', null, 404);
+  const answer = operation && emptyPathParameterAnswer(operation);
+  if (answer && answer.code !== 'INVALID_REQUEST') return failure(answer, message, null);
   return new UnknownPathError(`${message}: it names no operation`);
 }
 

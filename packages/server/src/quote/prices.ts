@@ -17,8 +17,8 @@ export class ConfiguredPrices implements PriceSource {
 
   usdPrice(token: TokenConfig): bigint | undefined {
     if (token.priceUsd === undefined) return undefined;
-    let price = this.parsed.get(token.priceUsd);
-    if (price === undefined) this.parsed.set(token.priceUsd, (price = parseDecimal(token.priceUsd)));
+    const price = this.parsed.get(token.priceUsd) ?? parseDecimal(token.priceUsd);
+    this.parsed.set(token.priceUsd, price);
     return price;
   }
 }

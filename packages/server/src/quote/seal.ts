@@ -79,6 +79,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** What JSON.stringify escapes: quote, backslash, control characters, surrogates (lone ones; pairs are left to it too). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what JSON must escape, so what this looks for.
 const needsEscape = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 const jsonString = (text: string): string => (needsEscape.test(text) ? JSON.stringify(text) : `"${text}"`);

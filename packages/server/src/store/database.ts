@@ -48,7 +48,11 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
   // Statements outside transactions (the reads: get-order, get-orders, key lookups) are prepared once
   // per connection and then only executed: the SQL is fixed text, so one name per text.
   const names = new Map<string, string>();
-  const named = (sql: string) => names.get(sql) ?? (names.set(sql, `gateway_${names.size}`), names.get(sql)!);
+  const named = (sql: string) => {
+    const name = names.get(sql) ?? `gateway_${names.size}`;
+    names.set(sql, name);
+    return name;
+  };
   return {
     engine: 'postgres',
     async query<Row>(sql: string, params?: unknown[]) {

@@ -5,11 +5,11 @@
  * the document's examples give it, and the error bodies themselves. What the
  * document does not show is said to be not shown.
  */
-import { createSchemaValidator, type OpenApiDocument } from '@swap-gateway/openapi';
-import { jsonExamples, listOperations, listResponses, resolve, type Operation } from '../document.js';
+import { createSchemaValidator, jsonContent, resolveRef, type OpenApiDocument, type Response } from '@swap-gateway/openapi';
+import { listOperations, type Operation } from '../document.js';
 import { code, escapeCell, table } from '../markdown-text.js';
 
-export interface ErrorCode {
+export interface ErrorCodeEntry {
   code: string;
   meaning: string;
   introducedIn: string;
@@ -39,7 +39,7 @@ interface EnumSchema {
 function codesOf(document: OpenApiDocument, schemaName: string): Array<{ code: string; meaning: string; introducedIn: string }> {
   const found: Array<{ code: string; meaning: string; introducedIn: string }> = [];
   const walk = (node: unknown) => {
-    const schema = resolve<EnumSchema>(document, node);
+    const schema = resolveRef<EnumSchema>(document, node);
     for (const value of schema.enum ?? []) {
       const code = String(value);
       const meaning = schema['x-enumDescriptions']?.[code];
@@ -58,9 +58,9 @@ function codesOf(document: OpenApiDocument, schemaName: string): Array<{ code: s
 
 /** The alternatives of `GatewayErrorDetails`, in document order. */
 export function detailShapes(document: OpenApiDocument): DetailShape[] {
-  const details = resolve<{ oneOf: unknown[] }>(document, document.components.schemas?.GatewayErrorDetails);
+  const details = resolveRef<{ oneOf: unknown[] }>(document, document.components.schemas?.GatewayErrorDetails);
   return details.oneOf.map((branch) => {
-    const shape = resolve<{ title?: string; description?: string; type?: string | string[]; required?: string[]; properties?: Record<string, { type?: unknown; items?: { type?: unknown } }> }>(
+    const shape = resolveRef<{ title?: string; description?: string; type?: string | string[]; required?: string[]; properties?: Record<string, { type?: unknown; items?: { type?: unknown } }> }>(
       document,
       branch,
     );
@@ -83,12 +83,12 @@ function describeType(schema: { type?: unknown; items?: { type?: unknown } }): s
  * Whether the document inferred a response (its status) rather than took it from the description:
  * `x-inferred` on the response, or on one of its headers (the 429's sentence stands on Retry-After).
  */
-function isInferred(document: OpenApiDocument, response: Record<string, unknown>): boolean {
-  const headers = Object.values((response.headers ?? {}) as Record<string, unknown>).map((header) => resolve(document, header));
-  return [response, ...headers].some((node) => typeof node['x-inferred'] === 'string');
+function isInferred(document: OpenApiDocument, response: Response): boolean {
+  const headers = Object.values((response.definition.headers ?? {}) as Record<string, unknown>).map((header) => resolveRef(document, header));
+  return [response.definition, ...headers].some((node) => typeof node['x-inferred'] === 'string');
 }
 
-export function listErrorCodes(document: OpenApiDocument): ErrorCode[] {
+export function listErrorCodes(document: OpenApiDocument): ErrorCodeEntry[] {
   const v4 = codesOf(document, 'GatewayErrorCodeV4');
   const v3 = new Set(codesOf(document, 'GatewayErrorCodeV3').map((entry) => entry.code));
   const shapes = detailShapes(document);
@@ -96,15 +96,16 @@ export function listErrorCodes(document: OpenApiDocument): ErrorCode[] {
   const shapeOf = (details: unknown) =>
     shapes.filter((_, index) => validator.validate(`#/components/schemas/GatewayErrorDetails/oneOf/${index}`, details).valid).map((shape) => shape.title);
 
-  const byCode = new Map<string, ErrorCode>(
+  const byCode = new Map<string, ErrorCodeEntry>(
     v4.map((entry) => [entry.code, { ...entry, versions: v3.has(entry.code) ? ['V3', 'V4'] : ['V4'], returnedBy: [], detailShapes: [] }]),
   );
-  for (const { operation, status, response } of listResponses(document)) {
-    for (const example of jsonExamples(document, response)) {
+  const responses = listOperations(document).flatMap((operation) => Object.values(operation.responses).map((response) => ({ operation, status: response.status, response })));
+  for (const { operation, status, response } of responses) {
+    for (const [name, example] of Object.entries(jsonContent(response)?.examples ?? {})) {
       const value = example.value as { code?: unknown; details?: unknown } | undefined;
       if (typeof value?.code !== 'string') continue;
       const entry = byCode.get(value.code);
-      if (!entry) throw new Error(`example ${example.name} of ${operation.operationId} ${status} carries ${value.code}, which no error-code schema lists`);
+      if (!entry) throw new Error(`example ${name} of ${operation.operationId} ${status} carries ${value.code}, which no error-code schema lists`);
       if (!entry.returnedBy.some((seen) => seen.operation.operationId === operation.operationId && seen.status === status)) {
         entry.returnedBy.push({ operation, status, statusInferred: isInferred(document, response) });
       }
@@ -123,7 +124,7 @@ const operationName = (operation: Operation) => operation.path.split('/')[2] ?? 
  * `**400** get-quote*, create-order` lines, one per status; `*` marks a status the document
  * inferred. A status every operation documents (401, 429, 500) reads "every operation".
  */
-function statusCell(entry: ErrorCode, everyOperation: Set<string>): string {
+function statusCell(entry: ErrorCodeEntry, everyOperation: Set<string>): string {
   if (entry.returnedBy.length === 0) return '_not shown_';
   const byStatus = new Map<string, Map<string, boolean>>();
   for (const { operation, status, statusInferred } of entry.returnedBy) {
@@ -143,7 +144,7 @@ function statusCell(entry: ErrorCode, everyOperation: Set<string>): string {
     .join('<br>');
 }
 
-function shapeCell(entry: ErrorCode, shapes: DetailShape[]): string {
+function shapeCell(entry: ErrorCodeEntry, shapes: DetailShape[]): string {
   if (entry.detailShapes.length === 0) return '_not shown_';
   return entry.detailShapes
     .map((title) => {
@@ -180,7 +181,7 @@ export function detailShapesMarkdown(document: OpenApiDocument): string {
 
 /** The `x-unspecified` / `x-inferred` sentence of a schema, for the guide to quote. */
 export function schemaMarker(document: OpenApiDocument, schemaName: string, marker: 'x-unspecified' | 'x-inferred'): string {
-  const schema = resolve<Record<string, unknown>>(document, document.components.schemas?.[schemaName]);
+  const schema = resolveRef<Record<string, unknown>>(document, document.components.schemas?.[schemaName]);
   const text = schema[marker];
   if (typeof text !== 'string') throw new Error(`${schemaName} has no ${marker}`);
   return text.replace(/\s+/g, ' ').trim();

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dataExports, formatChecks, releaseDry, releasablePackages } from '../src/release-dry.js';
+import { dataExports, formatChecks, releaseDry, releasablePackages } from '../src/release-dry-run.js';
 
 const workspace = mkdtempSync(join(tmpdir(), 'release-dry-test-'));
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
@@ -48,7 +48,7 @@ writePackage(
   { 'dist/index.js': 'export const broken = true;\n', 'dist/index.d.cts': 'export declare const broken: boolean;\n' },
 );
 
-describe('release-dry', () => {
+describe('the release dry run', () => {
   it('releases every package that is not private', () => {
     expect(releasablePackages(workspace).map((candidate) => candidate.name).sort()).toEqual(['@fixture/broken', '@fixture/good']);
   });

@@ -1,6 +1,5 @@
-#!/usr/bin/env node
 /**
- * release-dry [--no-build] [--out <dir>]
+ * pnpm release:dry [--no-build] [--out <dir>]
  *
  * What a release would publish, without publishing: builds every workspace
  * package that is not private, packs each with `pnpm pack` (which rewrites
@@ -18,7 +17,6 @@ import { parseArgs } from 'node:util';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { list as listTarball } from 'tar';
-import { SpecDiffError } from './document.js';
 
 const require = createRequire(import.meta.url);
 
@@ -138,7 +136,7 @@ export function formatChecks(checks: PackageCheck[]): string {
 
 export async function releaseDry(workspaceRoot: string, options: { build: boolean; outDir: string }): Promise<PackageCheck[]> {
   const packages = releasablePackages(workspaceRoot);
-  if (packages.length === 0) throw new SpecDiffError('INVALID_ARGUMENTS', 'no workspace package is releasable (every one is private)', null);
+  if (packages.length === 0) throw new Error('no workspace package is releasable (every one is private)');
   if (options.build) {
     const filters = packages.flatMap((workspacePackage) => ['--filter', `${workspacePackage.name}...`]);
     // The build's log goes to stderr: stdout is the report.
@@ -161,9 +159,7 @@ if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.me
     process.stdout.write(formatChecks(checks));
     process.exitCode = checks.every((check) => check.publint.ok && check.attw.ok) ? 0 : 1;
   } catch (error) {
-    const structured =
-      error instanceof SpecDiffError ? error.toJSON() : { code: 'RELEASE_DRY_FAILED', error: (error as Error).message, details: null };
-    process.stderr.write(`${JSON.stringify(structured)}\n`);
+    process.stderr.write(`${JSON.stringify({ code: 'RELEASE_DRY_RUN_FAILED', error: (error as Error).message, details: null })}\n`);
     process.exitCode = 2;
   }
 }

@@ -1,9 +1,9 @@
-/** Generated sections about the operations: the lists on the landing page and the code-samples page. */
+/** Guide sections about the operations: the lists on the landing page and the code-samples page. */
 import type { Operation } from '../document.js';
 import { samplesOf, type Sample } from '../samples.js';
 import { code, escapeCell, fence, table } from '../markdown-text.js';
 
-const methodBadge = (method: string) => `<span class="method method-${method}">${method.toUpperCase()}</span>`;
+const methodBadge = (method: string) => `<span class="method method-${method.toLowerCase()}">${method}</span>`;
 
 export function operationsTableMarkdown(operations: Operation[]): string {
   return table(

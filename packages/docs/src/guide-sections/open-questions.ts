@@ -20,7 +20,7 @@ export function openQuestionsMarkdown(document: OpenApiDocument): string {
   const summary =
     `The document marks **${questions.length}** spots: **${unspecified}** where the description does not show the contract ` +
     `(\`x-unspecified\`) and **${questions.length - unspecified}** where behaviour forced a choice it leaves open (\`x-inferred\`).`;
-  const operations = new Map(listOperations(document).map((operation) => [`${operation.method.toUpperCase()} ${operation.path}`, operation]));
+  const operations = new Map(listOperations(document).map((operation) => [`${operation.method} ${operation.path}`, operation]));
   const sections = [...groups.entries()].map(([subject, entries]) => {
     const operation = operations.get(subject);
     const link = operation ? `[${operation.operationId} in the reference](op:${operation.operationId})\n\n` : '';

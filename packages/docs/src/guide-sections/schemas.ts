@@ -4,7 +4,7 @@
  * `x-inferred` sentences said next to the field they mark.
  */
 import type { OpenApiDocument } from '@swap-gateway/openapi';
-import { resolve } from '../document.js';
+import { resolveRef } from '@swap-gateway/openapi';
 import { code, escapeCell, table } from '../markdown-text.js';
 
 interface Schema {
@@ -32,7 +32,7 @@ function typeOf(document: OpenApiDocument, schema: Schema): string {
 
 /** The properties of a schema and of the `allOf` parts it is made of, with what each requires. */
 function fieldsOf(document: OpenApiDocument, node: Schema): Array<{ name: string; schema: Schema; required: boolean }> {
-  const schema = resolve<Schema>(document, node);
+  const schema = resolveRef<Schema>(document, node);
   const own = Object.entries(schema.properties ?? {}).map(([name, property]) => ({ name, schema: property, required: schema.required?.includes(name) ?? false }));
   return [...own, ...(schema.allOf ?? []).flatMap((part) => fieldsOf(document, part))];
 }
@@ -44,7 +44,7 @@ export function schemaFieldsMarkdown(document: OpenApiDocument, schemaName: stri
   if (fields.length === 0) throw new Error(`generated:fields:${schemaName}: the schema has no fields to list`);
   const rows = fields.map(({ name, schema: property, required }) => {
     // A field given as a reference carries its own description, or its model's.
-    const described = property.description ?? resolve<Schema>(document, property).description ?? '';
+    const described = property.description ?? resolveRef<Schema>(document, property).description ?? '';
     const markers = [
       property['x-unspecified'] && `_Not shown:_ ${property['x-unspecified']}`,
       property['x-inferred'] && `_Inferred:_ ${property['x-inferred']}`,

@@ -4,7 +4,7 @@
  * three bundles. Any error or warning fails; a warning we accept is turned off
  * in the ruleset with its reason.
  *
- *   tsx scripts/lint.ts        (run by `pnpm lint` after `pnpm build`)
+ *   tsx packages/openapi/scripts/lint.ts   (the package's `lint`, run by `pnpm lint` after `pnpm build`)
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
@@ -14,14 +14,15 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundles } from './bundle.ts';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = resolve(packageRoot, '..', '..');
 const require = createRequire(import.meta.url);
 const bin = (pkg: string, path: string) => join(dirname(require.resolve(`${pkg}/package.json`)), path);
 const spectralCli = bin('@stoplight/spectral-cli', 'dist/index.js');
 const redoclyCli = bin('@redocly/cli', 'bin/cli.js');
 
 const sourceRoot = join(repoRoot, 'openapi', 'openapi.yaml');
-const bundleFiles = bundles.map(({ file }) => join(repoRoot, 'packages', 'openapi', 'dist', `${file}.json`));
+const bundleFiles = bundles.map(({ file }) => join(packageRoot, 'dist', `${file}.json`));
 const rulesets = { sources: join(repoRoot, 'openapi', 'lint', 'spectral-sources.yaml'), bundles: join(repoRoot, 'openapi', 'lint', 'spectral.yaml') };
 const redoclyConfig = join(repoRoot, 'openapi', 'redocly.yaml');
 

@@ -1,8 +1,8 @@
 /**
- * Bundles the hand-authored document in openapi/ into packages/openapi/dist:
+ * Bundles the hand-authored document in the repository's openapi/ into this package's dist/:
  * the combined document (V3 and V4) and one per version, each as JSON and YAML.
  *
- *   tsx scripts/bundle.ts [--out <dir>] [--source <dir>]
+ *   tsx packages/openapi/scripts/bundle.ts [--out <dir>] [--source <dir>]   (the package's `build`)
  *
  * --source is a directory holding an openapi/ folder (the repository root by
  * default), so that a document at another git ref can be bundled the same way.
@@ -22,7 +22,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = resolve(packageRoot, '..', '..');
 const redoclyCli = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
 
 /** The bundles: Redocly API alias, output file stem, and the tag a per-version bundle keeps. */
@@ -105,7 +106,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const value = index > 0 ? process.argv[index + 1] : undefined;
     return value === undefined ? undefined : resolve(value);
   };
-  const outDir = flag('--out') ?? join(repoRoot, 'packages', 'openapi', 'dist');
+  const outDir = flag('--out') ?? join(packageRoot, 'dist');
   const sourceRoot = flag('--source') ?? repoRoot;
   for (const file of buildBundles(outDir, sourceRoot)) console.log(`bundled ${file}`);
 }
