@@ -27,6 +27,8 @@ export interface Operation {
   body?: string;
   /** Pointer of the JSON response schema, by status. */
   responses: Record<string, string>;
+  /** The error codes each failure status's examples carry, by status (what http/failures.ts maps). */
+  errorCodes: Record<string, string[]>;
 }
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -56,8 +58,11 @@ export function readDocument(document: OpenApiDocument = loadBundle('gateway')):
         : undefined;
       const body = requestBody && hasJson(requestBody.node) ? validator.requestBodyPointer(path, method) : undefined;
       const responses: Record<string, string> = {};
+      const errorCodes: Record<string, string[]> = {};
       for (const [status, response] of Object.entries((operation.responses ?? {}) as Record<string, unknown>)) {
-        if (hasJson(resolve(document, response, pointerOf(['responses', status])).node)) responses[status] = validator.responsePointer(path, method, status);
+        const { node, pointer } = resolve(document, response, pointerOf(['responses', status]));
+        if (hasJson(node)) responses[status] = validator.responsePointer(path, method, status);
+        if (Number(status) >= 400) errorCodes[status] = exampleCodes(document, node, pointer);
       }
       operations.push({
         operationId: operation.operationId as string,
@@ -67,6 +72,7 @@ export function readDocument(document: OpenApiDocument = loadBundle('gateway')):
         parameters,
         body,
         responses,
+        errorCodes,
       });
     }
   }
@@ -78,6 +84,13 @@ const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '
 function hasJson(node: unknown): boolean {
   const content = (node as { content?: Record<string, unknown> }).content;
   return Boolean(content && 'application/json' in content);
+}
+
+/** The `code` of every example of a response's JSON body. */
+function exampleCodes(document: unknown, response: unknown, pointer: string): string[] {
+  const examples = (response as { content?: Record<string, { examples?: Record<string, unknown> }> }).content?.['application/json']?.examples ?? {};
+  const codes = Object.entries(examples).map(([name, example]) => (resolve(document, example, `${pointer}/content/application~1json/examples/${escape(name)}`).node as { value?: { code?: unknown } }).value?.code);
+  return [...new Set(codes.filter((code): code is string => typeof code === 'string'))];
 }
 
 /** Follows local `$ref`s and returns the node with the pointer where it lives. */

@@ -13,7 +13,7 @@
 import type { ErrorObject } from 'ajv';
 import type { FastifyBaseLogger } from 'fastify';
 import type { GatewayDocument, Operation, ParameterSpec } from './document.js';
-import { GatewayError, type ErrorDetails } from './errors.js';
+import { invalidRequest as invalid, type DomainError } from '../errors.js';
 import { pathNamesNoOperation } from './failures.js';
 
 export interface ParametersMarker {
@@ -105,10 +105,8 @@ function holdsNul(body: unknown): boolean {
   return false;
 }
 
-const invalid = (message: string, details: ErrorDetails = { message }) => new GatewayError('INVALID_REQUEST', message, details);
-
 /** Bounds get the documented minimum/actual and max/actual shapes; anything else a message. */
-function parameterError(spec: ParameterSpec, value: unknown, errors: ErrorObject[]): GatewayError {
+function parameterError(spec: ParameterSpec, value: unknown, errors: ErrorObject[]): DomainError {
   const error = errors[0];
   const actual = String(value);
   if (error?.keyword === 'minimum') return invalid(`${spec.name} must be at least ${error.params.limit}`, { minimum: String(error.params.limit), actual });
@@ -117,7 +115,7 @@ function parameterError(spec: ParameterSpec, value: unknown, errors: ErrorObject
 }
 
 /** The most specific of Ajv's errors (deepest in the body) says best what is wrong. */
-function bodyError(errors: ErrorObject[]): GatewayError {
+function bodyError(errors: ErrorObject[]): DomainError {
   const deepest = [...errors].sort((a, b) => b.instancePath.split('/').length - a.instancePath.split('/').length)[0];
   const where = deepest?.instancePath ? `body${deepest.instancePath.replace(/\//g, '.')}` : 'body';
   const detail = deepest?.keyword === 'required' ? `${where} must have ${String(deepest.params.missingProperty)}` : `${where} ${deepest?.message ?? 'is invalid'}`;

@@ -13,7 +13,7 @@ import type { SettlementAdapter } from '../chains/settlement.js';
 import { simulatedHash, transactionHashProblem } from '../chains/settlement.js';
 import type { Clock } from '../clock.js';
 import type { Catalogue } from '../config/catalogue.js';
-import { GatewayError, invalidRequest } from '../http/errors.js';
+import { invalidRequest, orderNotFound, OrderStateError } from '../errors.js';
 import type { Database } from '../store/database.js';
 import type { OrderReads } from './reads.js';
 import { claimEffect, findOrder, markPayoutSent, markSourceSeen, normalizeHash, ordersInProgress, recordEffect, settleOrder, type OrderRow, type Outcome, type SettlementTransfer } from './store.js';
@@ -143,9 +143,9 @@ export class Lifecycle {
 
   private async order(orderId: string): Promise<OrderRow> {
     const order = await findOrder(this.db, orderId);
-    if (!order || order.id !== orderId.toLowerCase()) throw new GatewayError('ORDER_NOT_FOUND', 'no order has this id', null, 404);
+    if (!order || order.id !== orderId.toLowerCase()) throw orderNotFound('no order has this id');
     return order;
   }
 }
 
-const conflict = (message: string) => new GatewayError('INVALID_REQUEST', message, { message }, 409);
+const conflict = (message: string) => new OrderStateError(message);

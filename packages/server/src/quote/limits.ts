@@ -6,7 +6,7 @@
  */
 import { normalizeAddress } from '../chains/addresses.js';
 import type { Catalogue, Route } from '../config/catalogue.js';
-import { GatewayError } from '../http/errors.js';
+import { DomainError } from '../errors.js';
 import type { Queryable } from '../store/database.js';
 import type { VolumeCache } from './volume-cache.js';
 
@@ -39,11 +39,11 @@ export async function checkVolumeLimits(db: Queryable, catalogue: Catalogue, rou
     const since = new Date(request.nowMs - 24 * 3600 * 1000).toISOString();
     const address = normalizeAddress(catalogue.kindOf(route.srcChain), request.account);
     if (request.amount + (await volume(`account:${address}`, '(sender = $3 OR refund_address = $3) AND created_at > $4', [address, since])) > BigInt(route.perAccountLimit)) {
-      throw new GatewayError('PER_ACCOUNT_LIMIT_EXCEEDED', 'the daily limit of this account is reached', details(route.perAccountLimit));
+      throw new DomainError('PER_ACCOUNT_LIMIT_EXCEEDED', 'the daily limit of this account is reached', details(route.perAccountLimit));
     }
   }
   if (route.globalLimit !== undefined && request.amount + (await volume('open', `status = 'inProgress'`, [])) > BigInt(route.globalLimit)) {
-    throw new GatewayError('GLOBAL_LIMIT_EXCEEDED', "the route's global limit is reached", details(route.globalLimit));
+    throw new DomainError('GLOBAL_LIMIT_EXCEEDED', "the route's global limit is reached", details(route.globalLimit));
   }
 }
 

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isValidAddress } from '../chains/addresses.js';
-import { GatewayError, invalidRequest } from '../http/errors.js';
+import { invalidRequest, orderNotFound } from '../errors.js';
 import type { ForcedOutcome } from '../orders/lifecycle.js';
 import type { Services } from '../services.js';
 
@@ -87,7 +87,7 @@ function objectBody(body: unknown): Record<string, unknown> {
 /** An id with a NUL character cannot be stored, so no order has it (and it must not reach a query). */
 function orderId(request: OrderRequest): string {
   const { id } = request.params;
-  if (id.includes('\u0000')) throw new GatewayError('ORDER_NOT_FOUND', 'no order has this id', null, 404);
+  if (id.includes('\u0000')) throw orderNotFound('no order has this id');
   return id;
 }
 

@@ -3,7 +3,7 @@ import type { GatewayMaxSpendableV4, GatewayOrdersQueryV4, GatewayQuoteParamsV4,
 import type { FastifyRequest } from 'fastify';
 import { isValidAddress } from '../chains/addresses.js';
 import { maxSpendable } from '../chains/bitcoin.js';
-import { invalidRequest } from '../http/errors.js';
+import { invalidRequest } from '../errors.js';
 import type { OperationHandlers } from '../http/routes.js';
 import type { Services } from '../services.js';
 
