@@ -7,7 +7,7 @@
  *
  * Several instances may run this loop on one database. State changes are conditional updates, so
  * each happens once; every side effect on a chain (payout, delivery, refund) is claimed in the
- * database before the adapter is called (orders/store.ts claimEffect), so each is performed once.
+ * database before the adapter is called (orders/queries.ts claimEffect), so each is performed once.
  */
 import type { SettlementAdapter } from '../chains/settlement.js';
 import { simulatedHash, transactionHashProblem } from '../chains/settlement.js';
@@ -16,7 +16,7 @@ import type { Catalogue } from '../config/catalogue.js';
 import { invalidRequest, orderNotFound, OrderStateError } from '../errors.js';
 import type { Database } from '../store/database.js';
 import type { OrderReads } from './reads.js';
-import { claimEffect, findOrder, markPayoutSent, markSourceSeen, normalizeHash, ordersInProgress, recordEffect, settleOrder, type OrderRow, type Outcome, type SettlementTransfer } from './store.js';
+import { claimEffect, findOrder, markPayoutSent, markSourceSeen, normalizeHash, ordersInProgress, recordEffect, settleOrder, type OrderRow, type Outcome, type SettlementTransfer } from './queries.js';
 import type { OrderView } from './view.js';
 
 export type ForcedOutcome = 'success' | 'failed' | 'refunded';

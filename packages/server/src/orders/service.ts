@@ -10,13 +10,13 @@ import type { Clock } from '../clock.js';
 import type { Catalogue } from '../config/catalogue.js';
 import type { GatewayConfig, RouteKind } from '../config/config.js';
 import { DomainError, invalidOrderArgs, invalidRequest, orderNotFound } from '../errors.js';
-import { checkVolumeLimits, lockRouteVolume } from '../quote/limits.js';
+import { checkVolumeLimits } from '../quote/limits.js';
 import type { QuoteEngineContext } from '../quote/engine.js';
 import { requote } from '../quote/requote.js';
 import type { QuoteSeal } from '../quote/seal.js';
 import type { Database, Queryable } from '../store/database.js';
 import type { CursorCodec } from './cursor.js';
-import { findOrder, insertOrder, listOrders, markSourceSeen, orderByQuote, reserveLiquidity, type OrderRow } from './store.js';
+import { findOrder, insertOrder, listOrders, lockRouteVolume, markSourceSeen, nextDepositAddressIndex, orderByQuote, recordBitcoinTransaction, reserveLiquidity, type OrderRow } from './queries.js';
 import type { OrderReads } from './reads.js';
 import type { OrderView } from './view.js';
 
@@ -94,7 +94,7 @@ export class OrderService {
         const existing = await orderByQuote(tx, quoteId);
         if (existing) throw duplicate(existing);
         if (limitedRoute) {
-          await lockRouteVolume(tx, limitedRoute);
+          await lockRouteVolume(tx, limitedRoute.srcChain, limitedRoute.src.address);
           const account = quote.sender ?? this.refundAddress(route, quote) ?? undefined;
           await checkVolumeLimits(tx, this.deps.catalogue, limitedRoute, { amount: BigInt(quote.inputAmount.amount), account, nowMs: clock.now() });
         }
@@ -148,8 +148,7 @@ export class OrderService {
 
   private async onrampOrder(tx: Queryable, orderId: string, quote: QuoteBody) {
     const { bitcoin, depositAddresses } = this.deps;
-    const [{ index }] = (await tx.query<{ index: number }>(`SELECT nextval('deposit_address_index')::int AS index`)) as [{ index: number }];
-    const address = depositAddresses.at(index);
+    const address = depositAddresses.at(await nextDepositAddressIndex(tx));
     // Ties the payment to the order: register-tx looks for exactly these 32 bytes.
     const opReturnData = createHash('sha256').update(`order:${orderId}`).digest('hex');
     let psbtHex: string | null = null;
@@ -246,7 +245,7 @@ export class OrderService {
 
     const registered = await db.transaction(async (tx) => {
       if (!(await markSourceSeen(tx, order.id, payment.txid, clock.now()))) return false;
-      await tx.query('INSERT INTO bitcoin_transactions (txid, hex, order_id) VALUES ($1, $2, $3) ON CONFLICT (txid) DO NOTHING', [payment.txid, hex, order.id]);
+      await recordBitcoinTransaction(tx, payment.txid, hex, order.id);
       // Broadcast last: a failure rolls the claim back, and a second registration waits on the row.
       await bitcoin.broadcast(hex);
       return true;

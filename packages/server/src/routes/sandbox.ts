@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isValidAddress } from '../chains/addresses.js';
 import { invalidRequest, orderNotFound } from '../errors.js';
 import type { ForcedOutcome } from '../orders/lifecycle.js';
+import { listLiquidity } from '../orders/queries.js';
 import type { Services } from '../services.js';
 
 type OrderRequest = FastifyRequest<{ Params: { id: string }; Body: unknown }>;
@@ -70,11 +71,7 @@ export async function sandboxRoutes(app: FastifyInstance, services: Services): P
     return { utxos: utxos.map(({ txid, vout, value, transactionHex }) => ({ txid, vout, value: value.toString(), transactionHex })) };
   });
 
-  app.get('/sandbox/liquidity', async () => ({
-    liquidity: await db.query<{ chain: string; token: string; total: string; reserved: string }>(
-      'SELECT chain, token, total::text AS total, reserved::text AS reserved FROM liquidity ORDER BY chain, token',
-    ),
-  }));
+  app.get('/sandbox/liquidity', async () => ({ liquidity: await listLiquidity(db) }));
 }
 
 /** A control's body is a JSON object, or nothing for its defaults. */
