@@ -3,7 +3,7 @@
  * only. They are not part of the document (the server exposes them outside /v3 and /v4), so they
  * are called directly rather than through the contract-checked gateway.
  *
- * Today's names are those of @swap-gateway/server (src/routes/sandbox.ts):
+ * Today's names are those of @swap-gateway/server (src/handlers/sandbox.ts):
  *   POST /sandbox/orders/:id/source-sent { txHash? }       the user broadcast the source transaction
  *   POST /sandbox/orders/:id/outcome     { outcome }       force success | failed | refunded
  *   POST /sandbox/advance                { seconds }       move the clock and run a lifecycle pass

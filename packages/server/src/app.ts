@@ -11,12 +11,12 @@ import { registerCors } from './http/cors.js';
 import { readDocument, type GatewayDocument } from './http/document.js';
 import { DomainError, invalidRequest } from './errors.js';
 import { answerFailure, ApiFailure, internalError, malformedRequest, methodNotAllowed, OperationIndex, pathNamesNoOperation, requestTimeout, statusTable, unknownPath } from './http/failures.js';
-import { registerDocumentRoutes } from './http/routes.js';
+import { registerOperations } from './http/register-operations.js';
 import { createCompilers } from './http/validation.js';
 import type { ApiKeys } from './keys/keys.js';
-import { sandboxRoutes } from './routes/sandbox.js';
-import { v3Operations } from './routes/v3.js';
-import { v4Operations } from './routes/v4.js';
+import { sandboxRoutes } from './handlers/sandbox.js';
+import { v3Operations } from './handlers/v3.js';
+import { v4Operations } from './handlers/v4.js';
 import type { Services } from './services.js';
 
 export interface AppOptions {
@@ -93,7 +93,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   });
 
   if (config.sandbox) await sandboxRoutes(app, services);
-  registerDocumentRoutes(app, source, { ...v4Operations(services), ...v3Operations(services) });
+  registerOperations(app, source, { ...v4Operations(services), ...v3Operations(services) });
 
   app.get('/health', { config: { rateLimit: false } }, async () => {
     await services.db.query('SELECT 1');

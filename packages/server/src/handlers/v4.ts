@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { isValidAddress } from '../chains/addresses.js';
 import { maxSpendable } from '../chains/bitcoin.js';
 import { invalidRequest } from '../errors.js';
-import type { OperationHandlers } from '../http/routes.js';
+import type { OperationHandlers } from '../http/register-operations.js';
 import type { Services } from '../services.js';
 
 type Params<T> = FastifyRequest<{ Params: T }>;

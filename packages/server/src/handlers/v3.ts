@@ -6,7 +6,7 @@
  */
 import type { preValidationAsyncHookHandler } from 'fastify';
 import { DomainError } from '../errors.js';
-import type { OperationHandlers } from '../http/routes.js';
+import type { OperationHandlers } from '../http/register-operations.js';
 import type { Services } from '../services.js';
 import { v4Operations } from './v4.js';
 
