@@ -21,6 +21,7 @@
 import { DomainError, invalidRequest, orderNotFound, OrderStateError, type ErrorCode, type ErrorDetails } from '../errors.js';
 import type { Operation } from './document.js';
 
+/** The operation a raw request names, for the failures answered before or outside Fastify's routing. */
 export class OperationIndex {
   private readonly patterns: Array<{ method: string; pattern: RegExp; operation: Operation }>;
 
