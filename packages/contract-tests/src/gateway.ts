@@ -5,9 +5,10 @@
  */
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { documentedResponse, matchOperation, type Operation } from '@swap-gateway/openapi';
 import { contractProblems } from './checker.js';
 import { recordExercised } from './coverage.js';
-import { documentedResponse, matchOperation, type Operation } from './document.js';
+import { operations } from './document.js';
 
 export interface GatewayRequest {
   method?: string;
@@ -78,7 +79,9 @@ export function createGateway(url: string, { apiKey, fullErrorBodies = false }: 
       const { text } = response;
       // HEAD stands for the GET of the same path (HTTP servers answer it as that GET without the body).
       const head = method === 'HEAD';
-      const operation = matchOperation(head ? 'GET' : method, target.pathname);
+      // An empty path segment names no operation: the answer is held to 404/405 with the error body.
+      const match = matchOperation(operations, method, target.pathname);
+      const operation = match.kind === 'operation' && Object.values(match.pathParameters).every((value) => value !== '') ? match.operation : undefined;
       const problems = contractProblems(operation, { status: response.status, headers: response.headers, text }, { serverErrorRequested: request.serverErrorRequested, fullErrorBodies, head });
       if (problems.length) {
         throw new ContractViolation(

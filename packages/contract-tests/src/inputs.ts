@@ -4,16 +4,22 @@
  * if it validates against the request schema, so "valid input" means what Ajv says it means.
  */
 import { JSONSchemaFaker } from 'json-schema-faker';
-import { fillPath, validator, type Operation } from './document.js';
+import { coerceParameter, type Operation } from '@swap-gateway/openapi';
+import { exampleValues, fillPath, firstMedia, inlineSchema, validator } from './document.js';
 import type { GatewayRequest } from './gateway.js';
 
 /** The request the document's examples describe: every parameter's `example`, and the named (or first) body example. */
 export function exampleRequest(op: Operation, bodyExample?: string): GatewayRequest {
   const values = (location: string) =>
     Object.fromEntries(op.parameters.filter((parameter) => parameter.in === location && parameter.example !== undefined).map((parameter) => [parameter.name, String(parameter.example)]));
-  const examples = op.requestBody?.examples ?? {};
+  const examples = exampleValues(op.requestBody);
   const body = bodyExample !== undefined ? examples[bodyExample] : Object.values(examples)[0];
   return { method: op.method, path: fillPath(op.path, values('path')), query: values('query'), ...(op.requestBody && { body }) };
+}
+
+/** The operation's path with one parameter's segment given as it is (already encoded, or malformed on purpose) and the others their examples. */
+export function pathWith(op: Operation, name: string, segment: string): string {
+  return op.path.replace(/\{([^}]+)\}/g, (_, each: string) => (each === name ? segment : encodeURIComponent(String(op.parameters.find((other) => other.name === each)?.example ?? ''))));
 }
 
 /** A small deterministic PRNG (mulberry32), so that generated inputs are the same on every run. */
@@ -39,15 +45,16 @@ function fake(schema: Record<string, unknown>, random: () => number): unknown {
  */
 export function generatedRequests(op: Operation, count: number, seed: number): GatewayRequest[] {
   const random = seededRandom(seed);
-  const bodySchema = op.requestBody?.schema;
-  const bodyPointer = op.requestBody ? validator.requestBodyPointer(op.path, op.method) : undefined;
+  const media = firstMedia(op.requestBody);
+  const bodySchema = media?.schema && inlineSchema(media.schema);
+  const bodyPointer = media?.schemaPointer;
   const requests: GatewayRequest[] = [];
   for (let attempt = 0; requests.length < count && attempt < count * 20; attempt++) {
     const path: Record<string, string> = {};
     const query: Record<string, string> = {};
     for (const parameter of op.parameters) {
       if (!parameter.required && random() < 0.5) continue;
-      const value = String(fake(parameter.schema, random));
+      const value = String(fake(inlineSchema(parameter.schema), random));
       if (parameter.in === 'path') path[parameter.name] = value;
       else if (parameter.in === 'query') query[parameter.name] = value;
     }
@@ -106,12 +113,6 @@ const edgeStrings: EdgeString[] = [
   { name: 'an encoded NUL %00', value: '%00', raw: true },
 ];
 
-/** The value a server reads from a query or path string (a number as JavaScript and Ajv's coercion read it), for checking it against the parameter's schema. */
-function typed(schema: Record<string, unknown>, text: string): unknown {
-  const numeric = schema.type === 'integer' || schema.type === 'number';
-  return numeric && text.trim() !== '' && !Number.isNaN(Number(text)) ? Number(text) : text;
-}
-
 const decodes = (text: string) => {
   try {
     decodeURIComponent(text);
@@ -152,12 +153,11 @@ export function edgeParameterCases(op: Operation, seed: number): EdgeCase[] {
   for (const parameter of op.parameters.filter(({ in: location }) => location === 'path' || location === 'query')) {
     for (const { name, value, raw } of edgeStrings) {
       const decoded = raw ? (decodes(value) ? decodeURIComponent(value) : undefined) : value;
-      const invalid = decoded === undefined || !validator.validate(parameter.schemaPointer, typed(parameter.schema, decoded)).valid;
+      // The value a target reads from the text is the document's one rule (coerceParameter): `0x10` or `1e2` is no number.
+      const invalid = decoded === undefined || !validator.validate(parameter.schemaPointer, coerceParameter(parameter.schema, decoded)).valid;
       const what = `${parameter.name} = ${name}`;
       if (parameter.in === 'path') {
-        const encoded = raw ? value : encodeURIComponent(value);
-        const path = op.path.replace(/\{([^}]+)\}/g, (_, each: string) => (each === parameter.name ? encoded : encodeURIComponent(String(op.parameters.find((other) => other.name === each)?.example ?? ''))));
-        cases.push({ what, request: { ...base, path }, invalid });
+        cases.push({ what, request: { ...base, path: pathWith(op, parameter.name, raw ? value : encodeURIComponent(value)) }, invalid });
       } else {
         const { [parameter.name]: _replaced, ...query } = base.query ?? {};
         cases.push({ what, request: raw ? { ...base, query, rawQuery: `${encodeURIComponent(parameter.name)}=${value}` } : { ...base, query: { ...query, [parameter.name]: value } }, invalid });
@@ -213,9 +213,9 @@ function replaceAt(value: unknown, at: string[], replacement: unknown): unknown 
  * value: at most `edgeCasesPerOperation` of these, a seeded sample.
  */
 export function edgeBodyCases(op: Operation, seed: number): EdgeCase[] {
-  if (!op.requestBody) return [];
-  const pointer = validator.requestBodyPointer(op.path, op.method);
-  const all = Object.entries(op.requestBody.examples).flatMap(([exampleName, example]) =>
+  const pointer = firstMedia(op.requestBody)?.schemaPointer;
+  if (!pointer) return [];
+  const all = Object.entries(exampleValues(op.requestBody)).flatMap(([exampleName, example]) =>
     places(example)
       .filter((place) => place.length > 1)
       .flatMap((at) => edgeJsonValues.map(({ name, value }) => ({ exampleName, example, at, name, value }))),

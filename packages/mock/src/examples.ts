@@ -5,14 +5,14 @@
  * `tokenSwap`) and, for a second chain of the same route, by route and chain (`offrampTron`,
  * `tokenSwapSolana`), so the request's route picks the example.
  */
-import type { MockOperation } from './operations.js';
+import { jsonContent, type Operation } from '@swap-gateway/openapi';
 
 type Route = 'onramp' | 'offramp' | 'tokenSwap';
 
 const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 /** Example names that fit the request, best first. */
-function candidates(operation: MockOperation, query: URLSearchParams, body: unknown): string[] {
+function candidates(operation: Operation, query: URLSearchParams, body: unknown): string[] {
   if (operation.operationId.startsWith('getQuote')) {
     const srcChain = query.get('srcChain') ?? '';
     const route: Route = srcChain === 'bitcoin' ? 'onramp' : query.get('dstChain') === 'bitcoin' ? 'offramp' : 'tokenSwap';
@@ -33,6 +33,13 @@ function candidates(operation: MockOperation, query: URLSearchParams, body: unkn
   return [];
 }
 
-export function exampleForRequest(operation: MockOperation, query: URLSearchParams, body: unknown): string | undefined {
-  return candidates(operation, query, body).find((name) => operation.successExamples.has(name));
+/** Names of the examples of the operation's success (2xx) response, for `Prefer: example=<name>`. */
+function successExamples(operation: Operation): Set<string> {
+  const success = Object.values(operation.responses).find((response) => response.status.startsWith('2'));
+  return new Set(Object.keys(jsonContent(success)?.examples ?? {}));
+}
+
+export function exampleForRequest(operation: Operation, query: URLSearchParams, body: unknown): string | undefined {
+  const named = successExamples(operation);
+  return candidates(operation, query, body).find((name) => named.has(name));
 }

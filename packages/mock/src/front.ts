@@ -20,10 +20,22 @@
  * - CORS preflights are answered here and every answer carries the CORS headers (see cors.ts).
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createSchemaValidator, type OpenApiDocument } from '@swap-gateway/openapi';
+import {
+  apiKeyLength,
+  coerceParameter,
+  createSchemaValidator,
+  emptyPathParameterAnswer,
+  failureBody,
+  malformedRequestAnswer,
+  matchOperation,
+  readOperations,
+  type DocumentedFailure,
+  type ErrorBody,
+  type OpenApiDocument,
+  type Operation,
+} from '@swap-gateway/openapi';
 import { applyCors } from './cors.js';
 import { exampleForRequest } from './examples.js';
-import { createRouter, type MockOperation } from './operations.js';
 
 export interface FrontOptions {
   document: OpenApiDocument;
@@ -35,23 +47,16 @@ export interface FrontOptions {
   log?: ((line: string) => void) | undefined;
 }
 
-interface ErrorBody {
-  code: string;
-  error: string;
-  details: Record<string, unknown> | null;
-}
-
 interface Violation {
   location?: string[];
   severity?: string;
   message?: string;
 }
 
-const apiKeyLength = 32;
 export const maxHeaderBytes = 64 * 1024;
 
 export function createFront({ document, upstream, dynamic, log }: FrontOptions): Server {
-  const route = createRouter(document);
+  const operations = readOperations(document);
   const validator = createSchemaValidator(document);
 
   // Long enough for the longest request line a client may send (a 20,000-digit amount); Prism gets the same limit.
@@ -70,32 +75,32 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
     const url = new URL(req.url ?? '/', 'http://mock.invalid');
     const method = req.method ?? 'GET';
     const body = await readBody(req);
-    const match = route(method, url.pathname);
+    const match = matchOperation(operations, method, url.pathname);
     const malformed = malformedPart(url);
 
-    if (match.kind === 'unknown-path') {
+    if (match.kind === 'no-operation') {
       return sendError(res, 404, { code: 'INVALID_REQUEST', error: `no operation at ${url.pathname}`, details: null });
     }
-    if (match.kind === 'unknown-method') {
+    if (match.kind === 'method-not-allowed') {
       res.setHeader('Allow', match.allowed.join(', '));
       return sendError(res, 405, { code: 'INVALID_REQUEST', error: `${method} is not an operation of ${url.pathname}`, details: { message: `allowed: ${match.allowed.join(', ')}` } });
     }
-    const { operation } = match;
+    const { operation, pathParameters } = match;
+    const empty = Object.entries(pathParameters).find(([, value]) => value === '');
+    if (empty) return sendFailure(res, emptyPathParameterAnswer(operation), `the path has an empty ${empty[0]}: it names no operation`);
 
     let path = req.url ?? '/';
     if (malformed) {
-      const status = ['400', '404'].find((candidate) => operation.statuses.includes(candidate));
-      if (status) return sendError(res, Number(status), { code: 'INVALID_REQUEST', error: `the ${malformed} is not valid percent-encoded UTF-8`, details: null });
-      // An operation that documents neither (get-routes) reads no path parameter; it reads no query
-      // either, so it answers as if the unreadable query were not there, as a server ignores an unknown parameter.
-      if (operation.takesQuery || malformed !== 'query') throw new Error(`${operation.operationId} documents no status for an unreadable ${malformed}`);
-      path = url.pathname;
+      // An operation that reads no query answers as if the unreadable query were not there, as a
+      // server ignores an unknown parameter; anything else is the documented malformed request.
+      if (malformed === 'query' && !operation.parameters.some((parameter) => parameter.in === 'query')) path = url.pathname;
+      else return sendFailure(res, malformedRequestAnswer(operation), `the ${malformed} is not valid percent-encoded UTF-8`);
     }
 
     const keyError = checkApiKey(req.headers.authorization);
     if (keyError) return sendError(res, 401, keyError);
 
-    const queryError = operation.documentsBadRequest ? checkQuery(operation, url.searchParams) : undefined;
+    const queryError = documentsBadRequest(operation) ? checkQuery(operation, url.searchParams) : undefined;
     if (queryError) return sendError(res, 400, queryError);
 
     let parsed: unknown;
@@ -103,7 +108,7 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
       try {
         parsed = JSON.parse(body.toString('utf8'));
       } catch (error) {
-        if (operation.documentsBadRequest) {
+        if (documentsBadRequest(operation)) {
           return sendError(res, 400, { code: 'INVALID_REQUEST', error: 'the body is not valid JSON', details: { message: (error as Error).message } });
         }
       }
@@ -117,19 +122,18 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
     return forward(res, body, { operation, headers, path });
   }
 
-  /** Each query parameter given, against its schema (numbers read as JavaScript and Ajv's coercion read them). */
-  function checkQuery(operation: MockOperation, query: URLSearchParams): ErrorBody | undefined {
-    for (const { name, schemaPointer, type } of operation.queryParameters) {
+  /** Each query parameter given, against its schema (its text read by the document's `coerceParameter`, as the server reads it). */
+  function checkQuery(operation: Operation, query: URLSearchParams): ErrorBody | undefined {
+    for (const { name, schemaPointer, schema } of operation.parameters.filter((parameter) => parameter.in === 'query')) {
       for (const text of query.getAll(name)) {
-        const value = (type === 'integer' || type === 'number') && text.trim() !== '' && !Number.isNaN(Number(text)) ? Number(text) : text;
-        const { valid, errors } = validator.validate(schemaPointer, value);
+        const { valid, errors } = validator.validate(schemaPointer, coerceParameter(schema, text));
         if (!valid) return { code: 'INVALID_REQUEST', error: `query parameter '${name}' is invalid`, details: { message: validator.describe(errors) } };
       }
     }
     return undefined;
   }
 
-  async function forward(res: ServerResponse, body: Buffer, context: { operation: MockOperation; headers: IncomingMessage['headers']; path: string }): Promise<void> {
+  async function forward(res: ServerResponse, body: Buffer, context: { operation: Operation; headers: IncomingMessage['headers']; path: string }): Promise<void> {
     const prism = await upstream();
     // HEAD is asked of Prism as the GET it stands for; Node leaves the body out of a HEAD answer.
     const method = context.operation.method;
@@ -157,15 +161,15 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
 }
 
 /** Prism's verdict on an invalid request, as the documented 400 body; undefined when the request was valid or no 400 is documented. */
-function translateViolations(operation: MockOperation, answer: IncomingMessage): ErrorBody | undefined {
-  if (!operation.documentsBadRequest || (answer.statusCode !== 400 && answer.statusCode !== 422)) return undefined;
+function translateViolations(operation: Operation, answer: IncomingMessage): ErrorBody | undefined {
+  if (!documentsBadRequest(operation) || (answer.statusCode !== 400 && answer.statusCode !== 422)) return undefined;
   const header = answer.headers['sl-violations'];
   if (typeof header !== 'string') return undefined;
   const violations = (JSON.parse(header) as Violation[]).filter((violation) => violation.location?.[0] === 'request' && violation.severity === 'Error');
   if (violations.length === 0) return undefined;
   // Prism lower-cases query parameter names in its messages; give them back the document's spelling.
   const spelled = violations.map(({ message = 'invalid request' }) =>
-    operation.parameterNames.reduce((text, name) => text.replaceAll(`'${name.toLowerCase()}'`, `'${name}'`), message),
+    operation.parameters.reduce((text, { name }) => text.replaceAll(`'${name.toLowerCase()}'`, `'${name}'`), message),
   );
   return { code: 'INVALID_REQUEST', error: spelled[0]!, details: { message: spelled.join('; ') } };
 }
@@ -198,6 +202,13 @@ function malformedPart(url: URL): 'path' | 'query' | undefined {
 
 function isJson(contentType: string | undefined): boolean {
   return /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType ?? '');
+}
+
+const documentsBadRequest = (operation: Operation) => '400' in operation.responses;
+
+/** A failure the document's edge rules decide, with the body they give it. */
+function sendFailure(res: ServerResponse, failure: DocumentedFailure, message: string): void {
+  sendError(res, failure.status, failureBody(failure, message));
 }
 
 function sendError(res: ServerResponse, status: number, body: ErrorBody): void {

@@ -1,11 +1,17 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { createSchemaValidator, loadBundle } from '@swap-gateway/openapi';
+import { createSchemaValidator, jsonContent, loadBundle, readOperations } from '@swap-gateway/openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../src/index.js';
 
 const validator = createSchemaValidator(loadBundle('gateway'));
+const operations = readOperations(loadBundle('gateway'));
+/** A named example of an operation's request body (`part` 'request') or of the response of a status. */
+const exampleOf = (operationId: string, part: string, name: string) => {
+  const operation = operations.find((candidate) => candidate.operationId === operationId)!;
+  return jsonContent(part === 'request' ? operation.requestBody : operation.responses[part])!.examples[name]!.value;
+};
 
 function expectValid(path: string, method: string, status: number, body: unknown) {
   const { valid, errors } = validator.validate(validator.responsePointer(path, method, String(status)), body);
@@ -28,9 +34,7 @@ async function waitUntilGone(pid: number, timeoutMs = 5_000): Promise<boolean> {
 }
 
 const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const quoteExample = (name: string) =>
-  (loadBundle('gateway').paths['/v4/create-order']!.post as { requestBody: { content: { 'application/json': { examples: Record<string, { value: unknown }> } } } })
-    .requestBody.content['application/json'].examples[name]!.value;
+const quoteExample = (name: string) => exampleOf('createOrderV4', 'request', name);
 
 describe('startMock (static examples)', () => {
   let mock: RunningMock;
@@ -91,21 +95,44 @@ describe('startMock (static examples)', () => {
     expect(await unknownMethod.json()).toMatchObject({ code: 'INVALID_REQUEST' });
   });
 
-  it.each<[string, string, string, number]>([
-    ['/v4/get-order/%ZZ', '/v4/get-order/{id}', 'get', 404],
-    ['/v3/get-order/%C0%AF', '/v3/get-order/{id}', 'get', 404],
-    ['/v4/get-orders/0xabc?cursor=%ZZ', '/v4/get-orders/{user_address}', 'get', 400],
-    ['/v4/get-quote?srcChain=bitcoin%', '/v4/get-quote', 'get', 400],
-    ['/v4/get-max-spendable/%FF', '/v4/get-max-spendable/{address}', 'get', 400],
-  ])('answers %s, which it cannot percent-decode, itself with a documented status; Prism lives on', async (target, path, method, status) => {
+  // The statuses and codes of the server (packages/server/test/robustness.test.ts), both from the
+  // document's malformedRequestAnswer: get-order documents no 400, so an id it cannot read is its 404.
+  it.each<[string, string, string, number, string]>([
+    ['/v4/get-order/%ZZ', '/v4/get-order/{id}', 'get', 404, 'ORDER_NOT_FOUND'],
+    ['/v3/get-order/%C0%AF', '/v3/get-order/{id}', 'get', 404, 'ORDER_NOT_FOUND'],
+    ['/v4/get-orders/0xabc?cursor=%ZZ', '/v4/get-orders/{user_address}', 'get', 400, 'INVALID_REQUEST'],
+    ['/v4/get-quote?srcChain=bitcoin%', '/v4/get-quote', 'get', 400, 'INVALID_REQUEST'],
+    ['/v4/get-max-spendable/%FF', '/v4/get-max-spendable/{address}', 'get', 400, 'INVALID_REQUEST'],
+  ])('answers %s, which it cannot percent-decode, itself with a documented status; Prism lives on', async (target, path, method, status, code) => {
     const pid = mock.prismPid;
     const response = await fetch(`${mock.url}${target}`);
     expect(response.status).toBe(status);
     const body = await response.json();
-    expect(body).toMatchObject({ code: 'INVALID_REQUEST', error: expect.stringMatching(/percent-encoded/) });
+    expect(body).toMatchObject({ code, error: code === 'INVALID_REQUEST' ? expect.stringMatching(/percent-encoded/) : 'no order has this id, txid or hash' });
     expectValid(path, method, status, body);
     expect((await fetch(`${mock.url}/v4/get-routes`)).status).toBe(200);
     expect(mock.prismPid).toBe(pid);
+  });
+
+  it('answers an empty path segment as the server does: 404, ORDER_NOT_FOUND on get-order', async () => {
+    const order = await fetch(`${mock.url}/v4/get-order/`);
+    expect(order.status).toBe(404);
+    expect(await order.json()).toMatchObject({ code: 'ORDER_NOT_FOUND' });
+    for (const path of ['/v4/get-orders/', '/v4/get-max-spendable/']) {
+      const answer = await fetch(`${mock.url}${path}`);
+      expect(answer.status, path).toBe(404);
+      expect(await answer.json()).toMatchObject({ code: 'INVALID_REQUEST' });
+    }
+  });
+
+  it('reads a number in the query as the server does: a plain decimal, nothing else', async () => {
+    const orders = (limit: string) => fetch(`${mock.url}/v4/get-orders/0xabc?limit=${encodeURIComponent(limit)}`);
+    expect((await orders('20')).status).toBe(200);
+    for (const limit of ['0x10', '1e2', ' 5', '5.', '']) {
+      const answer = await orders(limit);
+      expect(answer.status, JSON.stringify(limit)).toBe(400);
+      expect(await answer.json()).toMatchObject({ code: 'INVALID_REQUEST' });
+    }
   });
 
   it('answers CORS preflights itself, for the docs origin, file:// pages and any path, Prism never seeing them', async () => {
@@ -186,8 +213,7 @@ describe('startMock (dynamic)', () => {
       const [a, b] = [await read(first), await read(second)];
       expect(a).toEqual(b);
       expectValid('/v4/get-order/{id}', 'get', 200, a);
-      const example = (loadBundle('gateway').paths['/v4/get-order/{id}']!.get as { responses: { 200: { content: { 'application/json': { examples: { inProgress: { value: unknown } } } } } } })
-        .responses[200].content['application/json'].examples.inProgress.value;
+      const example = exampleOf('getOrderV4', '200', 'inProgress');
       expect(a).not.toEqual(example);
     } finally {
       await Promise.all([first.stop(), second.stop()]);

@@ -30,3 +30,22 @@ export interface OpenApiDocument {
 }
 
 export { createSchemaValidator, type SchemaValidator } from './validator.js';
+export { DocumentError, escapePointer, httpMethods, locate, pointerSegments, pointerTo, resolveReference, resolveRef, valueAt, type HttpMethod } from './pointer.js';
+export {
+  documentedResponse,
+  jsonContent,
+  readOperations,
+  versionOf,
+  type Example,
+  type MediaContent,
+  type Operation,
+  type Parameter,
+  type ParameterLocation,
+  type RequestBody,
+  type Response,
+  type ResponseHeader,
+  type Schema,
+} from './operations.js';
+export { matchOperation, type OperationMatch, type RouteTemplate } from './match.js';
+export { coerceParameter } from './coerce.js';
+export { apiKeyLength, apiKeyPointer, emptyPathParameterAnswer, failureBody, malformedRequestAnswer, type DocumentedFailure, type ErrorBody } from './edge.js';

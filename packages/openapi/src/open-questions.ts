@@ -3,6 +3,7 @@
  * `x-unspecified` (the description does not show it) or `x-inferred` (behaviour
  * forced a choice the description leaves open), with its sentence.
  */
+import { pointerTo } from './pointer.js';
 
 export interface OpenQuestion {
   kind: 'unspecified' | 'inferred';
@@ -14,8 +15,6 @@ export interface OpenQuestion {
 }
 
 const markers = { 'x-unspecified': 'unspecified', 'x-inferred': 'inferred' } as const;
-
-const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Names the place of a pointer the way a reader of the docs would: operation or schema first, then the inner keys that carry meaning. */
 function describe(segments: string[]): string {
@@ -40,7 +39,7 @@ export function listOpenQuestions(document: unknown): OpenQuestion[] {
       if (key in markers && typeof value === 'string') {
         found.push({
           kind: markers[key as keyof typeof markers],
-          pointer: `#/${segments.map(escapePointer).join('/')}`,
+          pointer: pointerTo(segments),
           location: describe(segments),
           text: value.replace(/\s+/g, ' ').trim(),
         });

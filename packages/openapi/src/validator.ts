@@ -6,14 +6,13 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { OpenApiDocument } from './index.js';
+import { escapePointer, locate } from './pointer.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 /** OpenAPI keywords and our extensions that may stand in a schema; Ajv must know them to stay strict about the rest. */
 const annotationKeywords = ['example', 'discriminator', 'xml', 'externalDocs'];
-
-const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Every `x-...` key used anywhere in the document, so Ajv accepts them as annotations. */
 function extensionKeywords(node: unknown, found = new Set<string>()): Set<string> {
@@ -62,7 +61,7 @@ export function createSchemaValidator(document: OpenApiDocument): SchemaValidato
     return validate;
   };
   const operationSegments = (path: string, method: string) => ['paths', path, method.toLowerCase()];
-  const pointerTo = (segments: string[]) => canonicalPointer(document, segments);
+  const located = (segments: string[]) => locate(document, segments);
   return {
     compile,
     validate(pointer, value) {
@@ -72,42 +71,11 @@ export function createSchemaValidator(document: OpenApiDocument): SchemaValidato
     },
     schemaPointer: (name) => `#/components/schemas/${escapePointer(name)}`,
     responsePointer: (path, method, status, mediaType = 'application/json') =>
-      pointerTo([...operationSegments(path, method), 'responses', status, 'content', mediaType, 'schema']),
+      located([...operationSegments(path, method), 'responses', status, 'content', mediaType, 'schema']),
     requestBodyPointer: (path, method, mediaType = 'application/json') =>
-      pointerTo([...operationSegments(path, method), 'requestBody', 'content', mediaType, 'schema']),
+      located([...operationSegments(path, method), 'requestBody', 'content', mediaType, 'schema']),
     describe: (errors) => errors.map((error) => `${error.instancePath || '(root)'} ${error.message ?? ''} ${JSON.stringify(error.params)}`).join('\n'),
   };
-}
-
-/**
- * Walks a path of keys through the document and returns the JSON pointer where
- * it ends, following the `$ref`s met on the way (a response or request body
- * given as a reference to components). Throws when the path does not exist.
- */
-export function canonicalPointer(document: unknown, segments: string[]): string {
-  let node: unknown = document;
-  let at: string[] = [];
-  for (const segment of segments) {
-    node = followRef(document, node, (target) => (at = target));
-    const next = node && typeof node === 'object' ? (node as Record<string, unknown>)[segment] : undefined;
-    if (next === undefined) throw new Error(`the document has nothing at #/${[...at, segment].map(escapePointer).join('/')}`);
-    node = next;
-    at = [...at, segment];
-  }
-  return `#/${at.map(escapePointer).join('/')}`;
-}
-
-function followRef(document: unknown, node: unknown, moved: (segments: string[]) => void): unknown {
-  let current = node;
-  for (let hops = 0; current && typeof current === 'object' && typeof (current as { $ref?: unknown }).$ref === 'string'; hops++) {
-    if (hops > 16) throw new Error('reference cycle');
-    const ref = (current as { $ref: string }).$ref;
-    if (!ref.startsWith('#/')) throw new Error(`external reference ${ref} in a bundle`);
-    const target = ref.slice(2).split('/').map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
-    current = target.reduce<unknown>((value, key) => (value as Record<string, unknown>)?.[key], document);
-    moved(target);
-  }
-  return current;
 }
 
 function pick<T extends object>(object: T, keys: string[]): Record<string, unknown> {

@@ -8,46 +8,29 @@ import { address as bitcoinAddress, networks, Transaction, Psbt } from 'bitcoinj
 import bs58 from 'bs58';
 import { isAddress, getAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { createSchemaValidator, loadBundle } from '@swap-gateway/openapi';
-import { branches, componentSchema, resolve, type Schema } from './helpers/schema.js';
+import { createSchemaValidator, loadBundle, readOperations } from '@swap-gateway/openapi';
+import { branches, componentSchema, type Schema } from './helpers/schema.js';
 
 const document = loadBundle('gateway');
 const validator = createSchemaValidator(document);
-const methods = ['get', 'put', 'post', 'patch', 'delete'];
-const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 interface Example { label: string; pointer: string; value: unknown; operation: string; status?: string }
 
 /** Every named example of every request body, response body and parameter, with the pointer of its schema. */
 function collectExamples(): Example[] {
   const found: Example[] = [];
-  for (const [path, item] of Object.entries(document.paths)) {
-    for (const method of methods) {
-      const operation = (item as Record<string, Record<string, unknown>>)[method];
-      if (!operation) continue;
-      const name = `${method.toUpperCase()} ${path}`;
-      const requestBody = resolve(document, operation.requestBody as Schema) as { content?: Record<string, { examples?: Record<string, { value: unknown }> }> };
-      for (const [type, media] of Object.entries(requestBody.content ?? {})) {
-        for (const [key, example] of Object.entries(media.examples ?? {})) {
-          found.push({ label: `${name} request ${key}`, pointer: validator.requestBodyPointer(path, method, type), value: example.value, operation: name });
-        }
+  for (const operation of readOperations(document)) {
+    const name = `${operation.method} ${operation.path}`;
+    for (const media of Object.values(operation.requestBody?.content ?? {})) {
+      for (const [key, example] of Object.entries(media.examples)) found.push({ label: `${name} request ${key}`, pointer: media.schemaPointer!, value: example.value, operation: name });
+    }
+    for (const [status, response] of Object.entries(operation.responses)) {
+      for (const media of Object.values(response.content)) {
+        for (const [key, example] of Object.entries(media.examples)) found.push({ label: `${name} ${status} ${key}`, pointer: media.schemaPointer!, value: example.value, operation: name, status });
       }
-      for (const [status, response] of Object.entries(operation.responses as Record<string, Schema>)) {
-        const content = (resolve(document, response) as { content?: Record<string, { examples?: Record<string, { value: unknown }> }> }).content ?? {};
-        for (const [type, media] of Object.entries(content)) {
-          for (const [key, example] of Object.entries(media.examples ?? {})) {
-            found.push({ label: `${name} ${status} ${key}`, pointer: validator.responsePointer(path, method, status, type), value: example.value, operation: name, status });
-          }
-        }
-      }
-      (operation.parameters as Schema[] | undefined)?.forEach((reference) => {
-        const parameter = resolve(document, reference);
-        if (parameter.example === undefined) return;
-        const index = (item as Record<string, { parameters: Schema[] }>)[method]!.parameters.indexOf(reference);
-        const pointer = `#/paths/${escape(path)}/${method}/parameters/${index}`;
-        const schemaPointer = reference.$ref ? `${reference.$ref}/schema` : `${pointer}/schema`;
-        found.push({ label: `${name} parameter ${String(parameter.name)}`, pointer: schemaPointer, value: parameter.example, operation: name });
-      });
+    }
+    for (const parameter of operation.parameters) {
+      if (parameter.example !== undefined) found.push({ label: `${name} parameter ${parameter.name}`, pointer: parameter.schemaPointer, value: parameter.example, operation: name });
     }
   }
   for (const [name, schema] of Object.entries(document.components.schemas as Record<string, Schema>)) {

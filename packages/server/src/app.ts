@@ -8,9 +8,10 @@ import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { registerAccess } from './http/access.js';
 import { registerCors } from './http/cors.js';
-import { readDocument, type GatewayDocument } from './http/document.js';
+import { matchOperation, type Operation, type RouteTemplate } from '@swap-gateway/openapi';
 import { DomainError, invalidRequest } from './errors.js';
-import { answerFailure, ApiFailure, internalError, malformedRequest, methodNotAllowed, OperationIndex, pathNamesNoOperation, requestTimeout, statusTable, unknownPath } from './http/failures.js';
+import { documentPath, readDocument, type GatewayDocument } from './http/document.js';
+import { answerFailure, ApiFailure, internalError, malformedRequest, methodNotAllowed, operationOf, pathNamesNoOperation, requestTimeout, statusTable, unknownPath } from './http/failures.js';
 import { registerOperations } from './http/register-operations.js';
 import { createCompilers } from './http/validation.js';
 import type { ApiKeys } from './keys/keys.js';
@@ -28,9 +29,9 @@ export interface AppOptions {
 export async function buildApp(services: Services, options: AppOptions): Promise<FastifyInstance> {
   const { config } = services;
   const source = options.document ?? readDocument();
-  const operations = new OperationIndex(source.operations);
+  const { operations } = source;
   // Built now, so that a code the document lists under two statuses stops the server at start.
-  for (const operation of source.operations) statusTable(operation);
+  for (const operation of operations) statusTable(operation);
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: config.server.bodyLimitBytes,
@@ -39,7 +40,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
     routerOptions: { maxParamLength: 64 * 1024 },
     // Bad percent-encoding in the path: refused by the router before any route runs.
     frameworkErrors: (error, request, reply) => {
-      const operation = operations.find(request.raw.method ?? '', request.raw.url ?? '');
+      const operation = operationOf(operations, request.raw.method ?? '', request.raw.url ?? '');
       const message = error.code === 'FST_ERR_BAD_URL' ? 'the path is not valid percent-encoding' : 'the request path is malformed';
       const failure = operation ? malformedRequest(operation, message) : pathNamesNoOperation(undefined, message);
       return sendFailure(reply as FastifyReply, failure);
@@ -67,10 +68,11 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   // onRequest hook runs before any that can fail: error answers carry the CORS headers too.
   await registerCors(app, config.cors);
 
-  const routeTable: Array<{ method: string; pattern: RegExp }> = [];
+  // Every route the app serves (the document's, the sandbox's, the health check), as templates for
+  // the document's one matcher, which tells a path with other methods (405) from an unknown one.
+  const routeTable: RouteTemplate[] = [];
   app.addHook('onRoute', (route) => {
-    const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, '[^/]+')}$`);
-    for (const method of [route.method].flat()) routeTable.push({ method, pattern });
+    for (const method of [route.method].flat()) routeTable.push({ method, path: documentPath(route.url) });
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -80,15 +82,15 @@ export async function buildApp(services: Services, options: AppOptions): Promise
       request.log.error({ err: error }, 'unexpected fault');
       return sendFailure(reply, internalError());
     }
-    return sendFailure(reply, answerFailure(operations.find(request.method, request.url), known));
+    return sendFailure(reply, answerFailure(operationOf(operations, request.method, request.url), known));
   });
 
   const access = await registerAccess(app, { keys: options.keys, limits: config.rateLimits });
 
   app.setNotFoundHandler({ preHandler: [app.rateLimit(), access.authenticate] }, (request, reply) => {
     const path = request.url.split('?')[0]!;
-    const allowed = [...new Set(routeTable.filter((route) => route.pattern.test(path)).map((route) => route.method))];
-    if (allowed.length) return sendFailure(reply, methodNotAllowed(request.method, path, allowed));
+    const match = matchOperation(routeTable, request.method, path);
+    if (match.kind === 'method-not-allowed') return sendFailure(reply, methodNotAllowed(request.method, path, match.allowed));
     return sendFailure(reply, unknownPath(`no operation at ${request.method} ${path}`));
   });
 
@@ -125,7 +127,7 @@ const sendFailure = (reply: FastifyReply, failure: ApiFailure) => reply.headers(
  * Node refuses some requests before any route runs; the answer is still the structured body with
  * the status the named operation documents. The request line is read from the bytes Node kept.
  */
-function answerClientError(error: { code?: string; rawPacket?: unknown }, socket: Socket, operations: OperationIndex): void {
+function answerClientError(error: { code?: string; rawPacket?: unknown }, socket: Socket, operations: readonly Operation[]): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   if (!socket.writable) {
     socket.destroy();
@@ -137,7 +139,7 @@ function answerClientError(error: { code?: string; rawPacket?: unknown }, socket
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? requestTimeout()
       : malformedRequest(
-          requestLine ? operations.find(method, requestLine[2]!) : undefined,
+          requestLine ? operationOf(operations, method, requestLine[2]!) : undefined,
           error.code === 'HPE_HEADER_OVERFLOW' ? 'the request line and headers are larger than the server reads' : 'the request is not valid HTTP',
         );
   const body = method === 'HEAD' ? '' : JSON.stringify(failure.body());

@@ -141,6 +141,16 @@ describe('requests refused before routing', () => {
     }
   });
 
+  it('a number in the query is a plain decimal, nothing else (the mock reads it alike)', async () => {
+    const orders = (limit: string) => raw(server.url, 'GET', `/v4/get-orders/0x71C7656EC7ab88b098defB751B7401B5f6d8976F?limit=${encodeURIComponent(limit)}`);
+    expect((await orders('20')).status).toBe(200);
+    for (const limit of ['0x10', '1e2', ' 5', '5.']) {
+      const answer = await orders(limit);
+      expect(answer.status, JSON.stringify(limit)).toBe(400);
+      expectErrorBody(answer, 'INVALID_REQUEST');
+    }
+  });
+
   it('a 20,000-digit amount reaches validation: 400 with the amount bound', async () => {
     const answer = await raw(server.url, 'GET', `/v4/get-quote?${new URLSearchParams(onrampParams({ amount: '9'.repeat(20_000) }))}`);
     expect(answer.status).toBe(400);

@@ -1,5 +1,5 @@
 /** Reading the bundle's schemas the way a reader of the description would: through $ref and allOf. */
-import type { OpenApiDocument } from '@swap-gateway/openapi';
+import { resolveRef, type OpenApiDocument } from '@swap-gateway/openapi';
 
 export type Schema = Record<string, unknown> & {
   $ref?: string;
@@ -12,15 +12,8 @@ export type Schema = Record<string, unknown> & {
   items?: Schema;
 };
 
-export function resolve(document: OpenApiDocument, schema: Schema | undefined): Schema {
-  let current = schema ?? {};
-  for (let hops = 0; typeof current.$ref === 'string'; hops++) {
-    if (hops > 16) throw new Error('reference cycle');
-    const path = current.$ref.replace(/^#\//, '').split('/');
-    current = path.reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], document) as Schema;
-  }
-  return current;
-}
+/** The schema a node refers to, through @swap-gateway/openapi's one `$ref` follower. */
+export const resolve = (document: OpenApiDocument, schema: Schema | undefined): Schema => resolveRef<Schema>(document, schema ?? {});
 
 /** Properties and required names of an object schema, merged over its allOf members. */
 export function effective(document: OpenApiDocument, schema: Schema | undefined): { properties: Record<string, Schema>; required: Set<string> } {

@@ -14,10 +14,11 @@
  * unreachable later, requests fail (500) rather than pass uncounted.
  */
 import rateLimit from '@fastify/rate-limit';
+import { apiKeyLength } from '@swap-gateway/openapi';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { GatewayConfig } from '../config/config.js';
-import { apiKeyLength, type ApiKeys } from '../keys/keys.js';
+import type { ApiKeys } from '../keys/keys.js';
 import { rateLimited, unauthorized, type ApiFailure } from './failures.js';
 
 declare module 'fastify' {

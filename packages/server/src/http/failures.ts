@@ -10,31 +10,21 @@
  *
  * A code the operation's examples do not list (EXCEEDED_LIMIT when get-quote's amount is too
  * large, a request the server cannot read) is the operation's answer for a request it cannot serve
- * as asked: 400 where documented, with the code kept. get-order documents no 400: its only input is
- * the id, and an id that is malformed (bad percent-encoding, a NUL character, empty, too long) is an
- * id no order has, so it is the documented 404 ORDER_NOT_FOUND. get-routes takes no input but its
- * headers, so headers the server cannot read are the documented 401: the API key they may carry
- * cannot be checked. Outside the document (the sandbox controls, the health check) a failure is
+ * as asked: 400 where documented, with the code kept; where the operation has no 400, the status
+ * and code @swap-gateway/openapi's `malformedRequestAnswer` gives it (get-order: an id that cannot
+ * be read is an id no order has, the documented 404 ORDER_NOT_FOUND; get-routes, which takes no
+ * input but its headers: the documented 401, since the API key they may carry cannot be checked),
+ * the rule the mock's front applies too. Outside the document (the sandbox controls, the health check) a failure is
  * 400, an unknown order 404, an order in a state that does not allow the call 409; a path that names
  * no operation at all is 404, as every unknown path is.
  */
-import { DomainError, invalidRequest, orderNotFound, OrderStateError, type ErrorCode, type ErrorDetails } from '../errors.js';
-import type { Operation } from './document.js';
+import { emptyPathParameterAnswer, failureBody, jsonContent, malformedRequestAnswer, matchOperation, type DocumentedFailure, type Operation } from '@swap-gateway/openapi';
+import { DomainError, invalidRequest, OrderStateError, type ErrorCode, type ErrorDetails } from '../errors.js';
 
-/** The operation a raw request names, for the failures answered before or outside Fastify's routing. */
-export class OperationIndex {
-  private readonly patterns: Array<{ method: string; pattern: RegExp; operation: Operation }>;
-
-  constructor(operations: Operation[]) {
-    // Empty segments match too, so that get-order answers GET /v4/get-order/ with its own 404.
-    this.patterns = operations.map((operation) => ({ method: operation.method, pattern: new RegExp(`^${operation.url.replace(/:[^/]+/g, '[^/?]*')}(\\?|$)`), operation }));
-  }
-
-  /** The operation a raw request line names; HEAD is its GET. */
-  find(method: string, url: string): Operation | undefined {
-    const wanted = method === 'HEAD' ? 'GET' : method;
-    return this.patterns.find((entry) => entry.method === wanted && entry.pattern.test(url))?.operation;
-  }
+/** The operation a raw request line names (HEAD is its GET; an empty segment still names get-order). */
+export function operationOf(operations: readonly Operation[], method: string, url: string): Operation | undefined {
+  const match = matchOperation(operations, method, url);
+  return match.kind === 'operation' ? match.operation : undefined;
 }
 
 /** A failure as it is answered: status, headers (Retry-After, Allow) and the `{ code, error, details }` body. */
@@ -68,9 +58,9 @@ export function statusTable(operation: Operation): ReadonlyMap<string, number> {
   let table = tables.get(operation);
   if (table) return table;
   const built = new Map<string, number>();
-  for (const [status, codes] of Object.entries(operation.errorCodes)) {
+  for (const status of failureStatuses(operation)) {
     if (edgeStatuses.includes(status)) continue;
-    for (const code of codes) {
+    for (const code of documentedCodes(operation, status)) {
       const other = built.get(code);
       if (other !== undefined) throw new Error(`${operation.operationId} lists ${code} under ${other} and ${status}: its status is undecided`);
       built.set(code, Number(status));
@@ -81,6 +71,15 @@ export function statusTable(operation: Operation): ReadonlyMap<string, number> {
   return table;
 }
 
+/** The failure statuses the operation documents (4xx and 5xx). */
+export const failureStatuses = (operation: Operation): string[] => Object.keys(operation.responses).filter((status) => Number(status) >= 400);
+
+/** The codes the examples of one of the operation's responses show. */
+export function documentedCodes(operation: Operation, status: string): string[] {
+  const codes = Object.values(jsonContent(operation.responses[status])?.examples ?? {}).map(({ value }) => (value as { code?: unknown } | undefined)?.code);
+  return [...new Set(codes.filter((code): code is string => typeof code === 'string'))];
+}
+
 /** The answer to a domain failure on `operation` (undefined outside the document). */
 export function answerFailure(operation: Operation | undefined, error: DomainError): ApiFailure {
   if (operation === undefined) {
@@ -89,9 +88,14 @@ export function answerFailure(operation: Operation | undefined, error: DomainErr
   }
   const listed = statusTable(operation).get(error.code);
   if (listed !== undefined) return new ApiFailure(listed, error.code, error.message, error.details);
-  if ('400' in operation.errorCodes) return new ApiFailure(400, error.code, error.message, error.details);
-  if ('404' in operation.errorCodes) return answerFailure(operation, orderNotFound());
-  return new ApiFailure(401, 'INVALID_REQUEST', error.message, error.details);
+  if ('400' in operation.responses) return new ApiFailure(400, error.code, error.message, error.details);
+  return documented(malformedRequestAnswer(operation), error.message, error.details);
+}
+
+/** A documented answer (@swap-gateway/openapi's edge rules): INVALID_REQUEST with the message, or the example of its code. */
+function documented(answer: DocumentedFailure, message: string, details: ErrorDetails): ApiFailure {
+  const body = failureBody(answer, message, details);
+  return new ApiFailure(answer.status, body.code as ErrorCode, body.error, body.details as ErrorDetails);
 }
 
 /** A request the server cannot read (bad percent-encoding, headers too large, broken HTTP), on the operation it names. */
@@ -103,7 +107,8 @@ export const malformedRequest = (operation: Operation | undefined, message: stri
  * id, it is that answer.
  */
 export function pathNamesNoOperation(operation: Operation | undefined, message: string): ApiFailure {
-  if (operation && statusTable(operation).get('ORDER_NOT_FOUND') === 404) return answerFailure(operation, orderNotFound());
+  const answer = operation && emptyPathParameterAnswer(operation);
+  if (answer && answer.code !== 'INVALID_REQUEST') return documented(answer, message, null);
   return unknownPath(`${message}: it names no operation`);
 }
 

@@ -5,7 +5,8 @@
  * server at start-up.
  */
 import type { FastifyInstance, preValidationAsyncHookHandler, RouteHandlerMethod } from 'fastify';
-import type { GatewayDocument, Operation } from './document.js';
+import type { Operation } from '@swap-gateway/openapi';
+import { fastifyUrl, requestBodySchema, responseSchemas, type GatewayDocument } from './document.js';
 
 export interface OperationHandler {
   handler: RouteHandlerMethod;
@@ -21,14 +22,15 @@ export function registerOperations(app: FastifyInstance, source: GatewayDocument
   for (const operation of source.operations) {
     const { handler, preValidation } = handlers[operation.operationId]!;
     const byLocation = (location: string) => operation.parameters.filter((parameter) => parameter.in === location);
+    const body = requestBodySchema(operation);
     app.route({
       method: operation.method as 'GET',
-      url: operation.url,
+      url: fastifyUrl(operation.path),
       schema: {
         params: { 'x-parameters': byLocation('path') },
         querystring: { 'x-parameters': byLocation('query') },
-        ...(operation.body ? { body: { 'x-schema': operation.body } } : {}),
-        response: Object.fromEntries(Object.entries(operation.responses).map(([status, pointer]) => [status, { 'x-schema': pointer }])),
+        ...(body ? { body: { 'x-schema': body } } : {}),
+        response: Object.fromEntries(Object.entries(responseSchemas(operation)).map(([status, pointer]) => [status, { 'x-schema': pointer }])),
       },
       ...(preValidation ? { preValidation } : {}),
       handler,

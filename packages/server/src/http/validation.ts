@@ -3,8 +3,8 @@
  * @swap-gateway/openapi's Ajv 2020-12 validator. Route schemas are markers naming document
  * pointers; there is no second copy of any schema here.
  *
- * Requests: every parameter is checked against its schema (query strings are turned into numbers
- * where the schema asks for one), the JSON body against the request body schema. A failure is the
+ * Requests: every parameter is checked against its schema (its text read by @swap-gateway/openapi's
+ * `coerceParameter`, the one rule for a number in a URL), the JSON body against the request body schema. A failure is the
  * documented 400 with INVALID_REQUEST.
  * Responses: every JSON body the server sends is checked against the schema of its status before
  * it is written, so the server cannot drift from the document without a test going red (a
@@ -12,12 +12,13 @@
  */
 import type { ErrorObject } from 'ajv';
 import type { FastifyBaseLogger } from 'fastify';
-import type { GatewayDocument, Operation, ParameterSpec } from './document.js';
+import { coerceParameter, type Operation, type Parameter } from '@swap-gateway/openapi';
 import { invalidRequest as invalid, type DomainError } from '../errors.js';
+import { fastifyUrl, type GatewayDocument } from './document.js';
 import { pathNamesNoOperation } from './failures.js';
 
 export interface ParametersMarker {
-  'x-parameters': ParameterSpec[];
+  'x-parameters': Parameter[];
 }
 export interface SchemaMarker {
   'x-schema': string;
@@ -28,7 +29,7 @@ type Validation = { value: unknown } | { error: Error };
 export function createCompilers(source: GatewayDocument, log: FastifyBaseLogger) {
   const { validator } = source;
 
-  const validateParameters = (specs: ParameterSpec[], data: unknown, operation: Operation | undefined): Validation => {
+  const validateParameters = (specs: Parameter[], data: unknown, operation: Operation | undefined): Validation => {
     const input = (data ?? {}) as Record<string, unknown>;
     const value: Record<string, unknown> = { ...input };
     for (const spec of specs) {
@@ -43,8 +44,8 @@ export function createCompilers(source: GatewayDocument, log: FastifyBaseLogger)
         delete value[spec.name];
         continue;
       }
-      const candidate = (spec.type === 'integer' || spec.type === 'number') && /^-?\d+(\.\d+)?$/.test(String(raw)) ? Number(raw) : raw;
-      const check = validator.compile(spec.schema);
+      const candidate = typeof raw === 'string' ? coerceParameter(spec.schema, raw) : raw;
+      const check = validator.compile(spec.schemaPointer);
       if (!check(candidate)) return { error: parameterError(spec, candidate, check.errors ?? []) };
       value[spec.name] = candidate;
     }
@@ -55,7 +56,7 @@ export function createCompilers(source: GatewayDocument, log: FastifyBaseLogger)
     if ('x-parameters' in (schema as object)) {
       const specs = (schema as ParametersMarker)['x-parameters'];
       const wanted = method === 'HEAD' ? 'GET' : method;
-      const operation = source.operations.find((candidate) => candidate.method === wanted && candidate.url === url);
+      const operation = source.operations.find((candidate) => candidate.method === wanted && fastifyUrl(candidate.path) === url);
       return (data: unknown): Validation => validateParameters(specs, data, operation);
     }
     const check = validator.compile((schema as SchemaMarker)['x-schema']);
@@ -106,7 +107,7 @@ function holdsNul(body: unknown): boolean {
 }
 
 /** Bounds get the documented minimum/actual and max/actual shapes; anything else a message. */
-function parameterError(spec: ParameterSpec, value: unknown, errors: ErrorObject[]): DomainError {
+function parameterError(spec: Parameter, value: unknown, errors: ErrorObject[]): DomainError {
   const error = errors[0];
   const actual = String(value);
   if (error?.keyword === 'minimum') return invalid(`${spec.name} must be at least ${error.params.limit}`, { minimum: String(error.params.limit), actual });

@@ -1,5 +1,5 @@
 /**
- * API keys: 32 characters from [A-Za-z0-9] (about 190 bits), shown once when issued and stored only
+ * API keys: the document's `apiKeyLength` (32) characters from [A-Za-z0-9] (about 190 bits), shown once when issued and stored only
  * as a SHA-256 hash (a key is random, so a fast hash is enough; no salt is needed to stop
  * dictionary attacks). A presented key is hashed and looked up by the first 64 bits of its hash;
  * the full hash of each candidate is then compared in constant time, so the comparison is what
@@ -7,9 +7,9 @@
  * says nothing about a key: it cannot be turned back into one.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { apiKeyLength } from '@swap-gateway/openapi';
 import type { Queryable } from '../store/database.js';
 
-export const apiKeyLength = 32;
 const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 export function generateApiKey(): string {
