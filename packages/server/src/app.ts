@@ -5,10 +5,10 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { matchOperation, requestMethods, type Operation, type RouteTemplate } from '@swap-gateway/openapi';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { registerAccess } from './http/access.js';
 import { registerCors } from './http/cors.js';
-import { matchOperation, type Operation, type RouteTemplate } from '@swap-gateway/openapi';
 import { DomainError, invalidRequest } from './errors.js';
 import { documentPath, readDocument, type GatewayDocument } from './http/document.js';
 import { answerFailure, ApiFailure, internalError, malformedRequest, methodNotAllowed, operationOf, pathNamesNoOperation, requestTimeout, statusTable, unknownPath } from './http/failures.js';
@@ -66,7 +66,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   // First, so that its preflight route (OPTIONS *) stays out of the route table below (which would
   // otherwise allow OPTIONS on every path, and cannot read `*`) and out of the rate limit, and its
   // onRequest hook runs before any that can fail: error answers carry the CORS headers too.
-  await registerCors(app, config.cors);
+  await registerCors(app, config.cors, requestMethods(operations));
 
   // Every route the app serves (the document's, the sandbox's, the health check), as templates for
   // the document's one matcher, which tells a path with other methods (405) from an unknown one.

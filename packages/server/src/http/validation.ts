@@ -4,15 +4,15 @@
  * pointers; there is no second copy of any schema here.
  *
  * Requests: every parameter is checked against its schema (its text read by @swap-gateway/openapi's
- * `coerceParameter`, the one rule for a number in a URL), the JSON body against the request body schema. A failure is the
- * documented 400 with INVALID_REQUEST.
+ * `coerceParameter`, the one rule for a number in a URL), the JSON body against the request body
+ * schema. A failure is the documented 400 with INVALID_REQUEST.
  * Responses: every JSON body the server sends is checked against the schema of its status before
  * it is written, so the server cannot drift from the document without a test going red (a
  * mismatch is logged and answered with INTERNAL_ERROR).
  */
+import { coerceParameter, type Operation, type Parameter } from '@swap-gateway/openapi';
 import type { ErrorObject } from 'ajv';
 import type { FastifyBaseLogger } from 'fastify';
-import { coerceParameter, type Operation, type Parameter } from '@swap-gateway/openapi';
 import { invalidRequest as invalid, type DomainError } from '../errors.js';
 import { fastifyUrl, type GatewayDocument } from './document.js';
 import { pathNamesNoOperation } from './failures.js';
