@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { apiKeyLength } from '@swap-gateway/openapi';
 import { findPostgres, startPostgres } from '@swap-gateway/server/postgres-cluster';
 import { startProcess, type StartedProcess } from '@swap-gateway/test-support/processes';
 
@@ -63,6 +64,6 @@ export async function startDeployment(settings: Record<string, string> = {}): Pr
 async function issueKey(env: NodeJS.ProcessEnv, label: string): Promise<string> {
   const { stdout } = await promisify(execFile)('pnpm', ['--silent', 'keys:issue', '--label', label], { cwd: serverDir, env, timeout: startupTimeoutMs });
   const key = stdout.trim().split('\n').pop() ?? '';
-  if (!/^[A-Za-z0-9_-]{32}$/.test(key)) throw new Error(`keys:issue printed no key: ${stdout.slice(0, 200)}`);
+  if (!new RegExp(`^[A-Za-z0-9_-]{${apiKeyLength}}$`).test(key)) throw new Error(`keys:issue printed no key: ${stdout.slice(0, 200)}`);
   return key;
 }

@@ -4,9 +4,9 @@
  * requests outside the document are answered without a 5xx. Every response also passes the contract
  * check of the gateway (documented status, content type, schema, headers).
  */
+import { apiKeyLength, type Operation } from '@swap-gateway/openapi';
 import { describe, expect } from 'vitest';
 import type { Capability } from '../src/capabilities.js';
-import type { Operation } from '@swap-gateway/openapi';
 import { exampleValues, operation, operations } from '../src/document.js';
 import { ContractViolation, type GatewayRequest } from '../src/gateway.js';
 import { edgeBodyCases, edgeParameterCases, exampleRequest, generatedRequests, type EdgeCase } from '../src/inputs.js';
@@ -136,10 +136,10 @@ describe('invalid inputs are refused with 400 and the error body', () => {
   }
 });
 
-describe('an API key that is not 32 characters is refused', () => {
+describe(`an API key that is not ${apiKeyLength} characters is refused`, () => {
   for (const op of operations) {
-    contractTest(`${op.operationId} refuses keys of 31 and 33 characters with 401`, writing(op), async () => {
-      for (const apiKey of ['k'.repeat(31), 'k'.repeat(33)]) {
+    contractTest(`${op.operationId} refuses keys of ${apiKeyLength - 1} and ${apiKeyLength + 1} characters with 401`, writing(op), async () => {
+      for (const apiKey of ['k'.repeat(apiKeyLength - 1), 'k'.repeat(apiKeyLength + 1)]) {
         const answer = await gateway.send<{ code: string }>({ ...exampleRequest(op), apiKey });
         expect(answer.status).toBe(401);
         expect(answer.body.code).toBe('INVALID_REQUEST');

@@ -11,20 +11,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from 'cors';
 
-const middleware = cors({
-  origin: true,
-  methods: ['GET', 'HEAD', 'POST', 'PATCH'],
-  // `Prefer` picks an example or a documented status (see the README).
-  allowedHeaders: ['Authorization', 'Content-Type', 'Prefer'],
-  exposedHeaders: ['Retry-After', 'Allow', 'sl-violations'],
-  maxAge: 600,
-});
-
-/** Adds the CORS headers to `res`; resolves true when the request was a preflight, now answered. */
-export function applyCors(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-  return new Promise((resolve, reject) => {
-    middleware(req, res, (error?: unknown) => (error ? reject(error) : resolve(false)));
-    // The middleware ends a preflight without calling next.
-    if (res.writableEnded) resolve(true);
+/**
+ * The CORS handling for the methods the document's operations use (`requestMethods`): a function
+ * that adds the CORS headers to `res` and resolves true when the request was a preflight, now answered.
+ */
+export function createCors(methods: string[]): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
+  const middleware = cors({
+    origin: true,
+    methods,
+    // `Prefer` picks an example or a documented status (see the README).
+    allowedHeaders: ['Authorization', 'Content-Type', 'Prefer'],
+    exposedHeaders: ['Retry-After', 'Allow', 'sl-violations'],
+    maxAge: 600,
   });
+  return (req, res) =>
+    new Promise((resolve, reject) => {
+      middleware(req, res, (error?: unknown) => (error ? reject(error) : resolve(false)));
+      // The middleware ends a preflight without calling next.
+      if (res.writableEnded) resolve(true);
+    });
 }

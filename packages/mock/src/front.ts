@@ -29,12 +29,13 @@ import {
   malformedRequestAnswer,
   matchOperation,
   readOperations,
+  requestMethods,
   type DocumentedFailure,
   type ErrorBody,
   type OpenApiDocument,
   type Operation,
 } from '@swap-gateway/openapi';
-import { applyCors } from './cors.js';
+import { createCors } from './cors.js';
 import { exampleForRequest } from './examples.js';
 
 export interface FrontOptions {
@@ -57,6 +58,7 @@ export const maxHeaderBytes = 64 * 1024;
 
 export function createFront({ document, upstream, dynamic, log }: FrontOptions): Server {
   const operations = readOperations(document);
+  const applyCors = createCors(requestMethods(operations));
   const validator = createSchemaValidator(document);
 
   // Long enough for the longest request line a client may send (a 20,000-digit amount); Prism gets the same limit.

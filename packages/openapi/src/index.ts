@@ -46,6 +46,6 @@ export {
   type ResponseHeader,
   type Schema,
 } from './operations.js';
-export { matchOperation, type OperationMatch, type RouteTemplate } from './match.js';
+export { matchOperation, requestMethods, type OperationMatch, type RouteTemplate } from './match.js';
 export { coerceParameter } from './coerce.js';
 export { apiKeyLength, apiKeyPointer, emptyPathParameterAnswer, failureBody, malformedRequestAnswer, type DocumentedFailure, type ErrorBody } from './edge.js';

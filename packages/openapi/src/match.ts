@@ -56,6 +56,11 @@ function compile<T extends RouteTemplate>(routes: readonly T[]): CompiledRoute<T
   return compiled as CompiledRoute<T>[];
 }
 
+/** Every method a request to these routes may use, HEAD after each GET: for `Allow` and for CORS's allowed methods. */
+export function requestMethods(routes: readonly RouteTemplate[]): string[] {
+  return [...new Set(routes.flatMap(({ method }) => (method.toUpperCase() === 'GET' ? ['GET', 'HEAD'] : [method.toUpperCase()])))];
+}
+
 export function matchOperation<T extends RouteTemplate>(operations: readonly T[], method: string, target: string): OperationMatch<T> {
   const path = target.split('?')[0]!;
   const requested = method.toUpperCase();
@@ -67,6 +72,6 @@ export function matchOperation<T extends RouteTemplate>(operations: readonly T[]
   const wanted = requested === 'HEAD' && !hasHead ? 'GET' : requested;
   const hit = matching.find(({ entry }) => entry.method === wanted);
   if (hit) return { kind: 'operation', operation: hit.entry.route, pathParameters: Object.fromEntries(hit.entry.names.map((name, index) => [name, hit.values[index]!])) };
-  const allowed = [...new Set(matching.filter(({ values }) => values.every((value) => value !== '')).flatMap(({ entry }) => (entry.method === 'GET' ? ['GET', 'HEAD'] : [entry.method])))];
+  const allowed = requestMethods(matching.filter(({ values }) => values.every((value) => value !== '')).map(({ entry }) => entry.route));
   return allowed.length ? { kind: 'method-not-allowed', allowed } : { kind: 'no-operation' };
 }

@@ -22,6 +22,7 @@ import {
   pointerSegments,
   pointerTo,
   readOperations,
+  requestMethods,
   resolveReference,
   resolveRef,
   valueAt,
@@ -189,6 +190,10 @@ describe('matchOperation', () => {
     expect(matchOperation(operations, 'DELETE', '/v4/get-order/abc')).toEqual({ kind: 'method-not-allowed', allowed: ['GET', 'HEAD'] });
     expect(matchOperation(operations, 'GET', '/v4/register-tx')).toEqual({ kind: 'method-not-allowed', allowed: ['PATCH'] });
     expect(matchOperation(operations, 'OPTIONS', '/v4/get-routes')).toEqual({ kind: 'method-not-allowed', allowed: ['GET', 'HEAD'] });
+  });
+
+  it('lists the methods requests may use, HEAD after each GET, for CORS', () => {
+    expect(requestMethods(operations)).toEqual(['GET', 'HEAD', 'POST', 'PATCH']);
   });
 
   it('matches an empty parameter segment for the operation to answer, but allows no method on it', () => {

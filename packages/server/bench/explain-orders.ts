@@ -1,12 +1,15 @@
 /**
  * `npx tsx bench/explain-orders.ts ['CREATE INDEX ...; ...']`: EXPLAIN ANALYZE of every query on
- * orders that a request or the lifecycle loop runs, on a throwaway PostgreSQL holding 200,000 orders
+ * orders that a request or the lifecycle loop runs (the functions of src/orders/queries.ts, called
+ * as the server calls them), on a throwaway PostgreSQL holding 200,000 orders
  * (a twentieth open, a third on the route with volume limits), after VACUUM ANALYZE. The optional
  * argument runs extra statements after the migrations, to try an index before writing a migration.
  */
 import { findPostgres, startPostgres } from '../src/dev/postgres-cluster.js';
-import { openDatabase } from '../src/store/database.js';
+import { findOrder, listOrders, orderByQuote, ordersInProgress, routeVolume } from '../src/orders/queries.js';
+import { openDatabase, type Queryable } from '../src/store/database.js';
 import { migrate } from '../src/store/migrations.js';
+
 const binaries = findPostgres();
 if ('missing' in binaries) throw new Error(binaries.missing);
 const cluster = await startPostgres(binaries);
@@ -23,19 +26,28 @@ try {
     FROM generate_series(1, 200000) AS i`);
   await db.query('VACUUM ANALYZE orders');
   const id = (await db.query<{ id: string }>('SELECT id::text AS id FROM orders LIMIT 1'))[0]!.id;
-  const queries: Array<[string, string, unknown[]]> = [
-    ['get-order by id', 'SELECT * FROM orders WHERE id = $1', [id]],
-    ['get-order by source tx hash', 'SELECT * FROM orders WHERE src_tx_hash = $1 ORDER BY orders.seq DESC LIMIT 1', [ 'c4ca4238a0b923820dcc509a6f75849b']],
-    ['get-orders (first page)', `SELECT * FROM orders WHERE (sender = $1 OR recipient = $1 OR refund_address = $1) AND ($2::bigint IS NULL OR seq < $2::bigint) ORDER BY orders.seq DESC LIMIT $3`, ['sender7', null, 50]],
-    ['get-orders (next page)', `SELECT * FROM orders WHERE (sender = $1 OR recipient = $1 OR refund_address = $1) AND ($2::bigint IS NULL OR seq < $2::bigint) ORDER BY orders.seq DESC LIMIT $3`, ['sender7', 100000, 50]],
-    ['lifecycle: open orders, source seen', `SELECT * FROM orders WHERE status = 'inProgress' AND (src_seen_at IS NOT NULL) = $1 ORDER BY orders.seq`, [true]],
-    ['volume limit, per account', `SELECT COALESCE(SUM(src_amount), 0)::text AS total FROM orders WHERE src_chain = $1 AND src_token = $2 AND status IN ('inProgress', 'success') AND (sender = $3 OR refund_address = $3) AND created_at > $4`, ['tron', 'TR7', 'sender8', new Date(Date.now() - 86400000).toISOString()]],
-    ['volume limit, global', `SELECT COALESCE(SUM(src_amount), 0)::text AS total FROM orders WHERE src_chain = $1 AND src_token = $2 AND status IN ('inProgress', 'success') AND status = 'inProgress'`, ['tron', 'TR7']],
-    ['duplicate quote', 'SELECT id::text AS id FROM orders WHERE quote_id = $1', [id]],
+  // The statements of src/orders/queries.ts themselves: each query is explained, then run.
+  let step = '';
+  const explaining: Queryable = {
+    async query<Row>(sql: string, params?: unknown[]) {
+      const plan = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${sql}`, params);
+      console.log(`\n-- ${step}\n${plan.map((row) => row['QUERY PLAN']).join('\n')}`);
+      return db.query<Row>(sql, params);
+    },
+  };
+  const steps: Array<[string, () => Promise<unknown>]> = [
+    ['get-order by id', () => findOrder(explaining, id)],
+    ['get-order by source tx hash', () => findOrder(explaining, 'c4ca4238a0b923820dcc509a6f75849b')],
+    ['get-orders (first page)', () => listOrders(explaining, 'sender7', 51)],
+    ['get-orders (next page)', () => listOrders(explaining, 'sender7', 51, '100000')],
+    ['lifecycle: open orders, source seen', () => ordersInProgress(explaining, true)],
+    ['volume limit, per account', () => routeVolume(explaining, 'tron', 'TR7', { account: 'sender8', sinceMs: Date.now() - 86_400_000 })],
+    ['volume limit, global', () => routeVolume(explaining, 'tron', 'TR7', 'open')],
+    ['duplicate quote', () => orderByQuote(explaining, id)],
   ];
-  for (const [name, sql, params] of queries) {
-    const plan = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${sql}`, params);
-    console.log(`\n-- ${name}\n${plan.map((row) => row['QUERY PLAN']).join('\n')}`);
+  for (const [name, run] of steps) {
+    step = name;
+    await run();
   }
   await db.close();
 } finally {

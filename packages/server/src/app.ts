@@ -5,19 +5,19 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { matchOperation, requestMethods, type Operation, type RouteTemplate } from '@swap-gateway/openapi';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { registerAccess } from './http/access.js';
 import { registerCors } from './http/cors.js';
-import { matchOperation, type Operation, type RouteTemplate } from '@swap-gateway/openapi';
+import { DomainError, invalidRequest } from './errors.js';
 import { documentPath, readDocument, type GatewayDocument } from './http/document.js';
-import { GatewayError } from './http/errors.js';
-import { asDocumented, malformedRequest, operationOf, pathNamesNoOperation } from './http/failures.js';
-import { registerDocumentRoutes } from './http/routes.js';
+import { answerFailure, ApiFailure, internalError, malformedRequest, methodNotAllowed, operationOf, pathNamesNoOperation, requestTimeout, statusTable, unknownPath } from './http/failures.js';
+import { registerOperations } from './http/register-operations.js';
 import { createCompilers } from './http/validation.js';
 import type { ApiKeys } from './keys/keys.js';
-import { sandboxRoutes } from './routes/sandbox.js';
-import { v3Operations } from './routes/v3.js';
-import { v4Operations } from './routes/v4.js';
+import { sandboxRoutes } from './handlers/sandbox.js';
+import { v3Operations } from './handlers/v3.js';
+import { v4Operations } from './handlers/v4.js';
 import type { Services } from './services.js';
 
 export interface AppOptions {
@@ -30,6 +30,8 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   const { config } = services;
   const source = options.document ?? readDocument();
   const { operations } = source;
+  // Built now, so that a code the document lists under two statuses stops the server at start.
+  for (const operation of operations) statusTable(operation);
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: config.server.bodyLimitBytes,
@@ -64,7 +66,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   // First, so that its preflight route (OPTIONS *) stays out of the route table below (which would
   // otherwise allow OPTIONS on every path, and cannot read `*`) and out of the rate limit, and its
   // onRequest hook runs before any that can fail: error answers carry the CORS headers too.
-  await registerCors(app, config.cors);
+  await registerCors(app, config.cors, requestMethods(operations));
 
   // Every route the app serves (the document's, the sandbox's, the health check), as templates for
   // the document's one matcher, which tells a path with other methods (405) from an unknown one.
@@ -74,12 +76,13 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const known = toGatewayError(error, config.server.bodyLimitBytes, request.headers);
+    if (error instanceof ApiFailure) return sendFailure(reply, error);
+    const known = error instanceof DomainError ? error : requestError(error, config.server.bodyLimitBytes, request.headers);
     if (!known) {
       request.log.error({ err: error }, 'unexpected fault');
-      return reply.code(500).send(new GatewayError('INTERNAL_ERROR', 'an unexpected error occurred', null, 500).toBody());
+      return sendFailure(reply, internalError());
     }
-    return sendFailure(reply, asDocumented(operationOf(operations, request.method, request.url), known));
+    return sendFailure(reply, answerFailure(operationOf(operations, request.method, request.url), known));
   });
 
   const access = await registerAccess(app, { keys: options.keys, limits: config.rateLimits });
@@ -87,16 +90,12 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   app.setNotFoundHandler({ preHandler: [app.rateLimit(), access.authenticate] }, (request, reply) => {
     const path = request.url.split('?')[0]!;
     const match = matchOperation(routeTable, request.method, path);
-    if (match.kind === 'method-not-allowed') {
-      const { allowed } = match;
-      const error = new GatewayError('INVALID_REQUEST', `${request.method} is not allowed on ${path}`, { expected: allowed.join(', '), actual: request.method }, 405, { allow: allowed.join(', ') });
-      return reply.headers(error.headers).code(405).send(error.toBody());
-    }
-    return reply.code(404).send(new GatewayError('INVALID_REQUEST', `no operation at ${request.method} ${path}`, { message: 'the operations are under /v4 and /v3; V1 and V2 are removed' }, 404).toBody());
+    if (match.kind === 'method-not-allowed') return sendFailure(reply, methodNotAllowed(request.method, path, match.allowed));
+    return sendFailure(reply, unknownPath(`no operation at ${request.method} ${path}`));
   });
 
   if (config.sandbox) await sandboxRoutes(app, services);
-  registerDocumentRoutes(app, source, { ...v4Operations(services), ...v3Operations(services) });
+  registerOperations(app, source, { ...v4Operations(services), ...v3Operations(services) });
 
   app.get('/health', { config: { rateLimit: false } }, async () => {
     await services.db.query('SELECT 1');
@@ -107,25 +106,22 @@ export async function buildApp(services: Services, options: AppOptions): Promise
 }
 
 /**
- * Failures Fastify itself detects (body too large, wrong media type, malformed JSON) as documented
- * errors. They are 400 like every other bad request body: the document gives create-order and
- * register-tx no other failure status, and a client handles them the same way.
+ * Failures Fastify itself detects (body too large, wrong media type, malformed JSON) as the API's
+ * INVALID_REQUEST, answered like every other bad request body (the document gives create-order and
+ * register-tx no other failure status, and a client handles them the same way).
  */
-function toGatewayError(error: FastifyError, bodyLimit: number, headers: Record<string, unknown>): GatewayError | undefined {
-  if (error instanceof GatewayError) return error;
+function requestError(error: FastifyError, bodyLimit: number, headers: Record<string, unknown>): DomainError | undefined {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new GatewayError('INVALID_REQUEST', `the request body is larger than ${bodyLimit} bytes`, { max: String(bodyLimit), actual: String(headers['content-length'] ?? 'unknown') }, 400);
+      return invalidRequest(`the request body is larger than ${bodyLimit} bytes`, { max: String(bodyLimit), actual: String(headers['content-length'] ?? 'unknown') });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new GatewayError('INVALID_REQUEST', 'the request body must be application/json', { expected: 'application/json', actual: String(headers['content-type'] ?? 'none') }, 400);
+      return invalidRequest('the request body must be application/json', { expected: 'application/json', actual: String(headers['content-type'] ?? 'none') });
   }
-  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-    return new GatewayError('INVALID_REQUEST', 'the request is malformed', { message: error.message }, 400);
-  }
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return invalidRequest('the request is malformed', { message: error.message });
   return undefined;
 }
 
-const sendFailure = (reply: FastifyReply, failure: GatewayError) => reply.headers(failure.headers).code(failure.statusCode).send(failure.toBody());
+const sendFailure = (reply: FastifyReply, failure: ApiFailure) => reply.headers(failure.headers).code(failure.status).send(failure.body());
 
 /**
  * Node refuses some requests before any route runs; the answer is still the structured body with
@@ -141,12 +137,12 @@ function answerClientError(error: { code?: string; rawPacket?: unknown }, socket
   const method = requestLine?.[1] ?? '';
   const failure =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? new GatewayError('INVALID_REQUEST', 'the request was not received in time', null, 408)
+      ? requestTimeout()
       : malformedRequest(
           requestLine ? operationOf(operations, method, requestLine[2]!) : undefined,
           error.code === 'HPE_HEADER_OVERFLOW' ? 'the request line and headers are larger than the server reads' : 'the request is not valid HTTP',
         );
-  const body = method === 'HEAD' ? '' : JSON.stringify(failure.toBody());
-  const status = `${failure.statusCode} ${STATUS_CODES[failure.statusCode]}`;
+  const body = method === 'HEAD' ? '' : JSON.stringify(failure.body());
+  const status = `${failure.status} ${STATUS_CODES[failure.status]}`;
   socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

@@ -16,7 +16,7 @@ import { CursorCodec } from './orders/cursor.js';
 import { Lifecycle } from './orders/lifecycle.js';
 import { orderReads, type OrderReads } from './orders/reads.js';
 import { OrderService } from './orders/service.js';
-import { seedLiquidity } from './orders/store.js';
+import { seedLiquidity } from './orders/queries.js';
 import { OrderView } from './orders/view.js';
 import { ConfiguredPrices, type PriceSource } from './quote/prices.js';
 import { QuoteSeal } from './quote/seal.js';
@@ -24,7 +24,7 @@ import { QuoteService } from './quote/service.js';
 import { VolumeCache } from './quote/volume-cache.js';
 import type { Services } from './services.js';
 import { signingSecret } from './store/secret.js';
-import { openStore } from './store/store.js';
+import { openStore } from './store/open-store.js';
 
 export interface StartServerOptions {
   host?: string;

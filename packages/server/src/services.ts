@@ -1,4 +1,4 @@
-/** Everything the route files call, wired once by server.ts. */
+/** Everything the handlers (src/handlers/) call, wired once by server.ts. */
 import type { BitcoinAdapter } from './chains/bitcoin.js';
 import type { Clock } from './clock.js';
 import type { Catalogue } from './config/catalogue.js';

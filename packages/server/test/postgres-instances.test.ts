@@ -10,7 +10,7 @@ import { SimulatedBitcoin } from '../src/chains/bitcoin.js';
 import { SimulatedChains } from '../src/chains/settlement.js';
 import type { ChainKind } from '../src/config/config.js';
 import { loadConfig, type RunningServer } from '../src/index.js';
-import type { OrderRow } from '../src/orders/store.js';
+import type { OrderRow } from '../src/orders/queries.js';
 import { client, offrampParams, onrampParams, testServer, tronOfframpParams, wbtcBob } from './helpers.js';
 import { findPostgres, startPostgres, type PostgresCluster } from '../src/dev/postgres-cluster.js';
 import { signedPayment, wallet } from './wallets.js';

@@ -1,7 +1,7 @@
 /**
  * The sandbox server (@swap-gateway/server) as the tests of other packages start it, and the one
  * client of its controls. The controls are not part of the document (the server serves them outside
- * /v3 and /v4, packages/server/src/routes/sandbox.ts), so every test calls them through here and
+ * /v3 and /v4, packages/server/src/handlers/sandbox.ts), so every test calls them through here and
  * their names can change here only:
  *   POST /sandbox/orders/:id/source-sent { txHash? }       the user broadcast the source transaction
  *   POST /sandbox/orders/:id/outcome     { outcome, reason? } force success | failed | refunded

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import bs58 from 'bs58';
 import type { ChainKind } from '../config/config.js';
-import type { OrderRow } from '../orders/store.js';
+import type { OrderRow } from '../orders/queries.js';
 
 /**
  * The lifecycle claims every payout, delivery and refund in the database before calling the

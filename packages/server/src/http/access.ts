@@ -19,14 +19,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { GatewayConfig } from '../config/config.js';
 import type { ApiKeys } from '../keys/keys.js';
-import { GatewayError } from './errors.js';
+import { rateLimited, unauthorized, type ApiFailure } from './failures.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Id of the caller's API key; undefined for keyless requests and keys not verified yet. */
     apiKeyId: string | undefined;
     /** What the Authorization header presents, read before the rate limit and checked after it. */
-    presentedKey: { key: string } | { refusal: GatewayError } | undefined;
+    presentedKey: { key: string } | { refusal: ApiFailure } | undefined;
   }
 }
 
@@ -72,8 +72,7 @@ export async function registerAccess(app: FastifyInstance, options: { keys: ApiK
     // Only the Retry-After of a 429 is documented; the x-ratelimit-* headers are part of no contract.
     addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
     addHeaders: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false, 'retry-after': true },
-    errorResponseBuilder: (_request, context) =>
-      new GatewayError('EXCEEDED_LIMIT', `rate limit of ${context.max} requests per ${limits.windowSeconds} seconds exceeded; retry after the Retry-After delay`, { limit: String(context.max) }, 429),
+    errorResponseBuilder: (_request, context) => rateLimited(context.max, limits.windowSeconds),
   });
   return { authenticate };
 }
@@ -100,5 +99,3 @@ function readAuthorization(header: string | undefined): FastifyRequest['presente
   if (key.length !== apiKeyLength) return { refusal: unauthorized(`the API key must be exactly ${apiKeyLength} characters`, { expected: String(apiKeyLength), actual: String(key.length) }) };
   return { key };
 }
-
-const unauthorized = (message: string, details: ConstructorParameters<typeof GatewayError>[2]) => new GatewayError('INVALID_REQUEST', message, details, 401);

@@ -29,11 +29,12 @@ export function isAllowedOrigin(origin: string, config: NonNullable<GatewayConfi
   }
 }
 
-export async function registerCors(app: FastifyInstance, config: GatewayConfig['cors']): Promise<void> {
+/** `methods`: the ones the document's operations use (`requestMethods` of @swap-gateway/openapi). */
+export async function registerCors(app: FastifyInstance, config: GatewayConfig['cors'], methods: string[]): Promise<void> {
   if (!config) return;
   await app.register(cors, {
     origin: (origin, callback) => callback(null, origin !== undefined && isAllowedOrigin(origin, config)),
-    methods: ['GET', 'HEAD', 'POST', 'PATCH'],
+    methods,
     allowedHeaders: corsAllowedHeaders,
     exposedHeaders: corsExposedHeaders,
     maxAge: 600,

@@ -4,17 +4,17 @@
  * pointers; there is no second copy of any schema here.
  *
  * Requests: every parameter is checked against its schema (its text read by @swap-gateway/openapi's
- * `coerceParameter`, the one rule for a number in a URL), the JSON body against the request body schema. A failure is the
- * documented 400 with INVALID_REQUEST.
+ * `coerceParameter`, the one rule for a number in a URL), the JSON body against the request body
+ * schema. A failure is the documented 400 with INVALID_REQUEST.
  * Responses: every JSON body the server sends is checked against the schema of its status before
  * it is written, so the server cannot drift from the document without a test going red (a
  * mismatch is logged and answered with INTERNAL_ERROR).
  */
+import { coerceParameter, type Operation, type Parameter } from '@swap-gateway/openapi';
 import type { ErrorObject } from 'ajv';
 import type { FastifyBaseLogger } from 'fastify';
-import { coerceParameter, type Operation, type Parameter } from '@swap-gateway/openapi';
+import { invalidRequest as invalid, type DomainError } from '../errors.js';
 import { fastifyUrl, type GatewayDocument } from './document.js';
-import { GatewayError, type ErrorDetails } from './errors.js';
 import { pathNamesNoOperation } from './failures.js';
 
 export interface ParametersMarker {
@@ -106,10 +106,8 @@ function holdsNul(body: unknown): boolean {
   return false;
 }
 
-const invalid = (message: string, details: ErrorDetails = { message }) => new GatewayError('INVALID_REQUEST', message, details);
-
 /** Bounds get the documented minimum/actual and max/actual shapes; anything else a message. */
-function parameterError(spec: Parameter, value: unknown, errors: ErrorObject[]): GatewayError {
+function parameterError(spec: Parameter, value: unknown, errors: ErrorObject[]): DomainError {
   const error = errors[0];
   const actual = String(value);
   if (error?.keyword === 'minimum') return invalid(`${spec.name} must be at least ${error.params.limit}`, { minimum: String(error.params.limit), actual });
@@ -118,7 +116,7 @@ function parameterError(spec: Parameter, value: unknown, errors: ErrorObject[]):
 }
 
 /** The most specific of Ajv's errors (deepest in the body) says best what is wrong. */
-function bodyError(errors: ErrorObject[]): GatewayError {
+function bodyError(errors: ErrorObject[]): DomainError {
   const deepest = [...errors].sort((a, b) => b.instancePath.split('/').length - a.instancePath.split('/').length)[0];
   const where = deepest?.instancePath ? `body${deepest.instancePath.replace(/\//g, '.')}` : 'body';
   const detail = deepest?.keyword === 'required' ? `${where} must have ${String(deepest.params.missingProperty)}` : `${where} ${deepest?.message ?? 'is invalid'}`;

@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/config.js';
-import { openStore } from '../store/store.js';
+import { openStore } from '../store/open-store.js';
 import { issueApiKey } from './keys.js';
 
 const { values } = parseArgs({ options: { label: { type: 'string', default: 'partner' }, config: { type: 'string' }, 'data-dir': { type: 'string' } } });

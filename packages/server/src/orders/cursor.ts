@@ -4,7 +4,7 @@
  * insert, so orders created while a client pages through never shift the pages it has not read yet.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { GatewayError } from '../http/errors.js';
+import { DomainError } from '../errors.js';
 
 export class CursorCodec {
   private readonly key: Buffer;
@@ -21,14 +21,14 @@ export class CursorCodec {
   /** The sequence number to continue after; INVALID_CURSOR for anything this service did not issue for this address. */
   decode(cursor: string, address: string): string {
     const [payload, mac, ...rest] = cursor.split('.');
-    const refuse = () => new GatewayError('INVALID_CURSOR', 'cursor was not issued by this service', null);
+    const refuse = () => new DomainError('INVALID_CURSOR', 'cursor was not issued by this service', null);
     if (!payload || !mac || rest.length) throw refuse();
     const expected = Buffer.from(this.mac(payload));
     const given = Buffer.from(mac);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw refuse();
     const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { a?: unknown; s?: unknown };
     if (decoded.a !== address || typeof decoded.s !== 'string' || !/^\d+$/.test(decoded.s)) {
-      throw new GatewayError('INVALID_CURSOR', 'cursor belongs to another address', null);
+      throw new DomainError('INVALID_CURSOR', 'cursor belongs to another address', null);
     }
     return decoded.s;
   }

@@ -7,16 +7,16 @@
  *
  * Several instances may run this loop on one database. State changes are conditional updates, so
  * each happens once; every side effect on a chain (payout, delivery, refund) is claimed in the
- * database before the adapter is called (orders/store.ts claimEffect), so each is performed once.
+ * database before the adapter is called (orders/queries.ts claimEffect), so each is performed once.
  */
 import type { SettlementAdapter } from '../chains/settlement.js';
 import { simulatedHash, transactionHashProblem } from '../chains/settlement.js';
 import type { Clock } from '../clock.js';
 import type { Catalogue } from '../config/catalogue.js';
-import { GatewayError, invalidRequest } from '../http/errors.js';
+import { invalidRequest, orderNotFound, OrderStateError } from '../errors.js';
 import type { Database } from '../store/database.js';
 import type { OrderReads } from './reads.js';
-import { claimEffect, findOrder, markPayoutSent, markSourceSeen, normalizeHash, ordersInProgress, recordEffect, settleOrder, type OrderRow, type Outcome, type SettlementTransfer } from './store.js';
+import { claimEffect, findOrder, markPayoutSent, markSourceSeen, normalizeHash, ordersInProgress, recordEffect, settleOrder, type OrderRow, type Outcome, type SettlementTransfer } from './queries.js';
 import type { OrderView } from './view.js';
 
 export type ForcedOutcome = 'success' | 'failed' | 'refunded';
@@ -143,9 +143,9 @@ export class Lifecycle {
 
   private async order(orderId: string): Promise<OrderRow> {
     const order = await findOrder(this.db, orderId);
-    if (!order || order.id !== orderId.toLowerCase()) throw new GatewayError('ORDER_NOT_FOUND', 'no order has this id', null, 404);
+    if (!order || order.id !== orderId.toLowerCase()) throw orderNotFound('no order has this id');
     return order;
   }
 }
 
-const conflict = (message: string) => new GatewayError('INVALID_REQUEST', message, { message }, 409);
+const conflict = (message: string) => new OrderStateError(message);

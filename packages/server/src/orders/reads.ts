@@ -6,7 +6,7 @@
  * the commit and before answering, so a client never reads an order older than an answer it got.
  */
 import type { Database } from '../store/database.js';
-import { findOrder, type OrderRow } from './store.js';
+import { findOrder, type OrderRow } from './queries.js';
 
 export interface OrderReads {
   /** An order by id, or by the hash of its source transaction. */

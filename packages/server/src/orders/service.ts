@@ -9,14 +9,14 @@ import { buildSourceTransaction } from '../chains/transactions.js';
 import type { Clock } from '../clock.js';
 import type { Catalogue } from '../config/catalogue.js';
 import type { GatewayConfig, RouteKind } from '../config/config.js';
-import { GatewayError, invalidRequest } from '../http/errors.js';
-import { checkVolumeLimits, lockRouteVolume } from '../quote/limits.js';
+import { DomainError, invalidOrderArgs, invalidRequest, orderNotFound } from '../errors.js';
+import { checkVolumeLimits } from '../quote/limits.js';
 import type { QuoteEngineContext } from '../quote/engine.js';
 import { requote } from '../quote/requote.js';
 import type { QuoteSeal } from '../quote/seal.js';
 import type { Database, Queryable } from '../store/database.js';
 import type { CursorCodec } from './cursor.js';
-import { findOrder, insertOrder, listOrders, markSourceSeen, orderByQuote, reserveLiquidity, type OrderRow } from './store.js';
+import { findOrder, insertOrder, listOrders, lockRouteVolume, markSourceSeen, nextDepositAddressIndex, orderByQuote, recordBitcoinTransaction, reserveLiquidity, type OrderRow } from './queries.js';
 import type { OrderReads } from './reads.js';
 import type { OrderView } from './view.js';
 
@@ -64,12 +64,12 @@ export class OrderService {
     const route = Object.keys(body)[0] as RouteKind;
     const quote = body[route] as QuoteBody;
     if (apiVersion === 'v4' && !quote.refundAddress) {
-      throw new GatewayError('MISSING_REFUND_ADDRESS', 'the quote was requested without a refundAddress; request a new quote with one', null);
+      throw new DomainError('MISSING_REFUND_ADDRESS', 'the quote was requested without a refundAddress; request a new quote with one', null);
     }
     const sealed = seal.open(route, quote);
-    if (sealed && clock.now() > sealed.exp) throw new GatewayError('ORDER_EXPIRED', 'the quote expired; request a new one', { message: `expired at ${new Date(sealed.exp).toISOString()}` });
+    if (sealed && clock.now() > sealed.exp) throw new DomainError('ORDER_EXPIRED', 'the quote expired; request a new one', { message: `expired at ${new Date(sealed.exp).toISOString()}` });
     if (!sealed) {
-      if (route === 'onramp') throw new GatewayError('INVALID_ORDER_ARGS', 'the quote was changed after get-quote, or was not issued by this service', { message: 'signedQuoteData does not match the quote' });
+      if (route === 'onramp') throw invalidOrderArgs('the quote was changed after get-quote, or was not issued by this service', { message: 'signedQuoteData does not match the quote' });
       // Offramp and token-swap quotes come back without their seal from clients generated from
       // the public V4 document: they are verified by quoting them again.
       requote(route, quote, this.deps.quoteEngine);
@@ -79,7 +79,7 @@ export class OrderService {
     if (route !== 'onramp' && !this.refundAddress(route, quote)) {
       // Only a V3 token swap gets here (V4 requires refundAddress, a V3 offramp ownerAddress): the
       // source contract would hold the funds with no owner, so no order is created.
-      throw new GatewayError('INVALID_ORDER_ARGS', 'the quote names no refundAddress and no sender, so nobody could reclaim the funds; request a new quote with refundAddress', {
+      throw invalidOrderArgs('the quote names no refundAddress and no sender, so nobody could reclaim the funds; request a new quote with refundAddress', {
         expected: 'refundAddress or sender',
         actual: 'none',
       });
@@ -94,13 +94,13 @@ export class OrderService {
         const existing = await orderByQuote(tx, quoteId);
         if (existing) throw duplicate(existing);
         if (limitedRoute) {
-          await lockRouteVolume(tx, limitedRoute);
+          await lockRouteVolume(tx, limitedRoute.srcChain, limitedRoute.src.address);
           const account = quote.sender ?? this.refundAddress(route, quote) ?? undefined;
           await checkVolumeLimits(tx, this.deps.catalogue, limitedRoute, { amount: BigInt(quote.inputAmount.amount), account, nowMs: clock.now() });
         }
         const reservation = await reserveLiquidity(tx, reserveToken.chain, reserveToken.address, reserveToken.amount);
         if (!reservation.reserved) {
-          throw new GatewayError('INSUFFICIENT_SOLVER_BALANCE', 'the market maker cannot fill this order now', { required: reserveToken.amount, available: reservation.available });
+          throw new DomainError('INSUFFICIENT_SOLVER_BALANCE', 'the market maker cannot fill this order now', { required: reserveToken.amount, available: reservation.available });
         }
         const result = route === 'onramp' ? await this.onrampOrder(tx, orderId, quote) : this.sourceTransactionOrder(route, orderId, quote);
         await insertOrder(tx, {
@@ -148,8 +148,7 @@ export class OrderService {
 
   private async onrampOrder(tx: Queryable, orderId: string, quote: QuoteBody) {
     const { bitcoin, depositAddresses } = this.deps;
-    const [{ index }] = (await tx.query<{ index: number }>(`SELECT nextval('deposit_address_index')::int AS index`)) as [{ index: number }];
-    const address = depositAddresses.at(index);
+    const address = depositAddresses.at(await nextDepositAddressIndex(tx));
     // Ties the payment to the order: register-tx looks for exactly these 32 bytes.
     const opReturnData = createHash('sha256').update(`order:${orderId}`).digest('hex');
     let psbtHex: string | null = null;
@@ -166,7 +165,7 @@ export class OrderService {
         }).psbtHex;
       } catch (error) {
         if (!(error instanceof InsufficientFunds)) throw error;
-        throw new GatewayError('INSUFFICIENT_CONFIRMED_FUNDS', 'the sender has not enough confirmed bitcoin to fund the PSBT', {
+        throw new DomainError('INSUFFICIENT_CONFIRMED_FUNDS', 'the sender has not enough confirmed bitcoin to fund the PSBT', {
           required: error.required.toString(),
           available: error.available.toString(),
         });
@@ -220,7 +219,7 @@ export class OrderService {
     }
     if (hex.length === 64) throw invalidRequest('bitcoin_tx_hex is a txid; send the raw signed transaction', { expected: 'raw transaction', actual: 'txid' });
     const order = await findOrder(db, orderId);
-    if (!order || order.id !== orderId || order.route !== 'onramp') throw new GatewayError('ORDER_NOT_FOUND', 'no onramp order has this order_id', null);
+    if (!order || order.id !== orderId || order.route !== 'onramp') throw orderNotFound('no onramp order has this order_id');
 
     let payment: ReturnType<typeof parsePayment>;
     try {
@@ -235,18 +234,18 @@ export class OrderService {
       throw invalidRequest("the transaction has no OP_RETURN output with the order's data", { expected: order.op_return_data!, actual: payment.opReturns[0] ?? 'none' });
     }
     if (payment.paid < BigInt(order.src_amount)) {
-      throw new GatewayError('INSUFFICIENT_PAYMENT_AMOUNT', "the transaction pays the order's address less than required", { expected: order.src_amount, actual: payment.paid.toString() });
+      throw new DomainError('INSUFFICIENT_PAYMENT_AMOUNT', "the transaction pays the order's address less than required", { expected: order.src_amount, actual: payment.paid.toString() });
     }
     const prevouts = await this.prevouts(payment.transaction);
     const problem = inputSignatureProblem(payment.transaction, prevouts);
     if (problem) throw invalidRequest(`the transaction is not validly signed: ${problem}`, { expected: 'a signature that verifies against the spent output', actual: problem });
     const spenders = prevouts.map((prevout) => addressOf(prevout.script, bitcoin.network)).filter((address): address is string => address !== undefined);
     const denied = [...new Set([...spenders, ...payment.outputAddresses])].filter((address) => config.denyList.includes(address));
-    if (denied.length) throw new GatewayError('NON_COMPLIANT_ADDRESSES', 'the transaction involves screened addresses', { addresses: denied });
+    if (denied.length) throw new DomainError('NON_COMPLIANT_ADDRESSES', 'the transaction involves screened addresses', { addresses: denied });
 
     const registered = await db.transaction(async (tx) => {
       if (!(await markSourceSeen(tx, order.id, payment.txid, clock.now()))) return false;
-      await tx.query('INSERT INTO bitcoin_transactions (txid, hex, order_id) VALUES ($1, $2, $3) ON CONFLICT (txid) DO NOTHING', [payment.txid, hex, order.id]);
+      await recordBitcoinTransaction(tx, payment.txid, hex, order.id);
       // Broadcast last: a failure rolls the claim back, and a second registration waits on the row.
       await bitcoin.broadcast(hex);
       return true;
@@ -275,7 +274,7 @@ export class OrderService {
 
   async get(idOrHash: string): Promise<GatewayOrderInfoV3> {
     const order = await this.deps.reads.find(idOrHash);
-    if (!order) throw new GatewayError('ORDER_NOT_FOUND', 'no order has this id, txid or hash', null, 404);
+    if (!order) throw orderNotFound();
     return this.deps.view.render(order, this.deps.clock.now());
   }
 
@@ -296,4 +295,4 @@ export class OrderService {
   }
 }
 
-const duplicate = (orderId: string) => new GatewayError('DUPLICATE_ORDER', 'an order already exists for this quote', { message: orderId });
+const duplicate = (orderId: string) => new DomainError('DUPLICATE_ORDER', 'an order already exists for this quote', { message: orderId });

@@ -5,7 +5,7 @@
 import type { GatewayOrderInfoV3, GatewayOrderStatusV3, GatewayOrderStatusV3Of } from '@swap-gateway/types';
 import type { Catalogue } from '../config/catalogue.js';
 import { usdString, type PriceSource } from '../quote/prices.js';
-import type { OrderRow } from './store.js';
+import type { OrderRow } from './queries.js';
 
 export class OrderView {
   constructor(

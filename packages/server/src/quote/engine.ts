@@ -9,7 +9,7 @@ import { addressFormat, isValidAddress } from '../chains/addresses.js';
 import type { BitcoinNetwork } from '../chains/bitcoin-lib.js';
 import type { Catalogue, Route } from '../config/catalogue.js';
 import type { ChainConfig, GatewayConfig, TokenConfig } from '../config/config.js';
-import { GatewayError, invalidRequest } from '../http/errors.js';
+import { DomainError, invalidRequest, quoteAmountTooLow } from '../errors.js';
 import { bps, convert, formatScaled, parseDecimal, relativeChange, usdValue } from './amounts.js';
 import type { PriceSource } from './prices.js';
 
@@ -54,16 +54,16 @@ export function computeQuote(request: QuoteRequest, context: QuoteEngineContext)
   if (!srcChain) throw invalidRequest(`unknown source chain ${request.srcChain}`, { expected: `one of ${catalogue.chainIds().join(', ')}`, actual: request.srcChain });
   const dstChain = catalogue.chain(request.dstChain);
   if (!dstChain) {
-    throw new GatewayError('INVALID_DESTINATION_CHAIN_ID', 'unknown destination chain', { expected: `one of ${catalogue.chainIds().join(', ')}`, actual: request.dstChain });
+    throw new DomainError('INVALID_DESTINATION_CHAIN_ID', 'unknown destination chain', { expected: `one of ${catalogue.chainIds().join(', ')}`, actual: request.dstChain });
   }
   for (const chain of [srcChain, dstChain]) {
-    if (!catalogue.isEnabled(chain)) throw new GatewayError('DISABLED_CHAIN', `chain ${chain.id} is disabled`, { message: chain.id });
+    if (!catalogue.isEnabled(chain)) throw new DomainError('DISABLED_CHAIN', `chain ${chain.id} is disabled`, { message: chain.id });
   }
   const srcToken = knownToken(context, srcChain, request.srcToken, 'srcToken');
   const dstToken = knownToken(context, dstChain, request.dstToken, 'dstToken');
   const route = catalogue.route(srcChain.id, srcToken.address, dstChain.id, dstToken.address);
   const routeDetails = { src_chain: srcChain.id, src_token: request.srcToken, dst_chain: dstChain.id, dst_token: request.dstToken };
-  if (!route) throw new GatewayError('NO_ROUTE', `no route from ${srcChain.id} to ${dstChain.id} for these tokens`, routeDetails);
+  if (!route) throw new DomainError('NO_ROUTE', `no route from ${srcChain.id} to ${dstChain.id} for these tokens`, routeDetails);
 
   checkAddress(context, dstChain, request.recipient, 'recipient');
   if (request.sender !== undefined) checkAddress(context, srcChain, request.sender, 'sender');
@@ -71,9 +71,9 @@ export function computeQuote(request: QuoteRequest, context: QuoteEngineContext)
 
   const amount = BigInt(request.amount);
   const minimum = BigInt(route.minAmount);
-  if (amount < minimum) throw new GatewayError('INSUFFICIENT_AMOUNT', 'amount is below the smallest amount of this route', { minimum: route.minAmount, actual: request.amount });
+  if (amount < minimum) throw new DomainError('INSUFFICIENT_AMOUNT', 'amount is below the smallest amount of this route', { minimum: route.minAmount, actual: request.amount });
   if (route.maxAmount !== undefined && amount > BigInt(route.maxAmount)) {
-    throw new GatewayError('EXCEEDED_LIMIT', 'amount is above the largest amount of this route', { max: route.maxAmount, actual: request.amount });
+    throw new DomainError('EXCEEDED_LIMIT', 'amount is above the largest amount of this route', { max: route.maxAmount, actual: request.amount });
   }
 
   const slippage = resolveSlippage(request.slippage, route, config);
@@ -186,9 +186,9 @@ function tokenSwapQuote({ context, route, amount, slippage, affiliates, request 
   const affiliate = affiliates[0];
   const fees = bps(amount, route.solverFeeBps) + bps(amount, route.protocolFeeBps) + (affiliate ? bps(amount, affiliate.bps) : 0n);
   const output = fees < amount ? convert(amount - fees, route.src.decimals, route.dst.decimals, rate(context, route)) : 0n;
-  if (output <= 0n) throw new GatewayError('INSUFFICIENT_SWAP_AMOUNT', 'nothing is left to swap after fees', { total_fees: fees.toString(), available_amount: amount.toString() });
+  if (output <= 0n) throw new DomainError('INSUFFICIENT_SWAP_AMOUNT', 'nothing is left to swap after fees', { total_fees: fees.toString(), available_amount: amount.toString() });
   if (route.minOutputAmount !== undefined && output < BigInt(route.minOutputAmount)) {
-    throw new GatewayError('QUOTE_AMOUNT_TOO_LOW', 'quoted output is below the minimum the market maker fills', { minimum: route.minOutputAmount, actual: output.toString() });
+    throw quoteAmountTooLow(route.minOutputAmount, output.toString());
   }
   return {
     srcChain: route.srcChain,
@@ -208,10 +208,10 @@ function tokenSwapQuote({ context, route, amount, slippage, affiliates, request 
 }
 
 function afterFees(route: Route, gross: bigint, fees: bigint): bigint {
-  if (fees >= gross) throw new GatewayError('UNABLE_TO_COVER_FEES', 'amount does not cover the fees', { total_fees: fees.toString(), available_amount: gross.toString() });
+  if (fees >= gross) throw new DomainError('UNABLE_TO_COVER_FEES', 'amount does not cover the fees', { total_fees: fees.toString(), available_amount: gross.toString() });
   const output = gross - fees;
   if (route.minOutputAmount !== undefined && output < BigInt(route.minOutputAmount)) {
-    throw new GatewayError('QUOTE_AMOUNT_TOO_LOW', 'quoted output is below the minimum the market maker fills', { minimum: route.minOutputAmount, actual: output.toString() });
+    throw quoteAmountTooLow(route.minOutputAmount, output.toString());
   }
   return output;
 }
@@ -260,8 +260,8 @@ function resolveSlippage(given: string | undefined, route: Route, config: Gatewa
   if (given === undefined) return route.defaultSlippageBps;
   const slippage = Number(given);
   const { minBps, maxBps } = config.slippage;
-  if (slippage < minBps) throw new GatewayError('SLIPPAGE_TOO_LOW', `slippage of ${given} bps is below the minimum of ${minBps} bps`, { minimum: String(minBps), actual: given });
-  if (slippage > maxBps) throw new GatewayError('SLIPPAGE_TOO_HIGH', `slippage of ${given} bps is above the maximum of ${maxBps} bps`, { max: String(maxBps), actual: given });
+  if (slippage < minBps) throw new DomainError('SLIPPAGE_TOO_LOW', `slippage of ${given} bps is below the minimum of ${minBps} bps`, { minimum: String(minBps), actual: given });
+  if (slippage > maxBps) throw new DomainError('SLIPPAGE_TOO_HIGH', `slippage of ${given} bps is above the maximum of ${maxBps} bps`, { max: String(maxBps), actual: given });
   return slippage;
 }
 
@@ -274,13 +274,13 @@ function parseAffiliates(given: string | undefined, route: Route, context: Quote
     return { address: pair.slice(0, separator), bps: Number(given), given };
   });
   if (route.kind === 'tokenSwap' && affiliates.length > 1) {
-    throw new GatewayError('TOO_MANY_AFFILIATES', 'a token swap takes at most one affiliate', { max: '1', actual: String(affiliates.length) });
+    throw new DomainError('TOO_MANY_AFFILIATES', 'a token swap takes at most one affiliate', { max: '1', actual: String(affiliates.length) });
   }
-  if (!route.affiliateFees) throw new GatewayError('AFFILIATE_FEES_NOT_SUPPORTED_FOR_ROUTE', 'this route takes no affiliate fees', routeDetails);
+  if (!route.affiliateFees) throw new DomainError('AFFILIATE_FEES_NOT_SUPPORTED_FOR_ROUTE', 'this route takes no affiliate fees', routeDetails);
   const maxBps = context.config.affiliates.maxBps;
   for (const affiliate of affiliates) {
     if (affiliate.bps > maxBps) {
-      throw new GatewayError('INVALID_AFFILIATE_FEE', `affiliate fee of ${affiliate.given} bps is out of range`, { max: String(maxBps), actual: affiliate.given });
+      throw new DomainError('INVALID_AFFILIATE_FEE', `affiliate fee of ${affiliate.given} bps is out of range`, { max: String(maxBps), actual: affiliate.given });
     }
     checkAddress(context, chain, affiliate.address, 'affiliate address');
   }

@@ -7,7 +7,7 @@
  * Prices come from the configured price source, so an unchanged quote re-quotes to itself; when
  * the price has moved, the client is told to request a new quote.
  */
-import { GatewayError } from '../http/errors.js';
+import { invalidOrderArgs } from '../errors.js';
 import { bps } from './amounts.js';
 import { computeQuote, grossOutput, type QuoteEngineContext, type QuoteRequest } from './engine.js';
 import { canonicalJson } from './seal.js';
@@ -27,7 +27,7 @@ export function requote(route: 'offramp' | 'tokenSwap', received: ReceivedQuote,
     if (issued.route !== route) throw new Error(`the tokens make a ${issued.route} quote`);
     current = issued.quote;
   } catch (error) {
-    throw new GatewayError('INVALID_ORDER_ARGS', 'the quote cannot be issued again as it is; request a new quote', { message: (error as Error).message });
+    throw invalidOrderArgs('the quote cannot be issued again as it is; request a new quote', { message: (error as Error).message });
   }
   const fields = [...new Set([...Object.keys(current), ...Object.keys(received)])]
     .filter((field) => !(droppedByPublicModels.includes(field) && (received[field] ?? null) === null))
@@ -35,7 +35,7 @@ export function requote(route: 'offramp' | 'tokenSwap', received: ReceivedQuote,
     .sort();
   const changed = fields.filter((field) => canonicalJson(current[field] ?? null) !== canonicalJson(received[field] ?? null));
   if (changed.length) {
-    throw new GatewayError('INVALID_ORDER_ARGS', 'the quote differs from what this service quotes for it; it was changed, or prices moved: request a new quote', {
+    throw invalidOrderArgs('the quote differs from what this service quotes for it; it was changed, or prices moved: request a new quote', {
       message: `changed fields: ${changed.join(', ')}`,
     });
   }

@@ -1,7 +1,8 @@
 /**
  * Registers every operation of the document as a Fastify route. Each route's schema is a set of
- * markers naming the document's pointers (see validation.ts); each handler comes from the route
- * files, keyed by operationId, and an operation without a handler stops the server at start-up.
+ * markers naming the document's pointers (see validation.ts); each handler comes from
+ * src/handlers/ (v4.ts, v3.ts), keyed by operationId, and an operation without a handler stops the
+ * server at start-up.
  */
 import type { FastifyInstance, preValidationAsyncHookHandler, RouteHandlerMethod } from 'fastify';
 import type { Operation } from '@swap-gateway/openapi';
@@ -15,7 +16,7 @@ export interface OperationHandler {
 
 export type OperationHandlers = Record<string, OperationHandler>;
 
-export function registerDocumentRoutes(app: FastifyInstance, source: GatewayDocument, handlers: OperationHandlers): Operation[] {
+export function registerOperations(app: FastifyInstance, source: GatewayDocument, handlers: OperationHandlers): Operation[] {
   const missing = source.operations.filter((operation) => !handlers[operation.operationId]).map((operation) => operation.operationId);
   if (missing.length) throw new Error(`no handler for ${missing.join(', ')}`);
   for (const operation of source.operations) {

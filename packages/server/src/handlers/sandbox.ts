@@ -7,8 +7,9 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isValidAddress } from '../chains/addresses.js';
-import { GatewayError, invalidRequest } from '../http/errors.js';
+import { invalidRequest, orderNotFound } from '../errors.js';
 import type { ForcedOutcome } from '../orders/lifecycle.js';
+import { listLiquidity } from '../orders/queries.js';
 import type { Services } from '../services.js';
 
 type OrderRequest = FastifyRequest<{ Params: { id: string }; Body: unknown }>;
@@ -70,11 +71,7 @@ export async function sandboxRoutes(app: FastifyInstance, services: Services): P
     return { utxos: utxos.map(({ txid, vout, value, transactionHex }) => ({ txid, vout, value: value.toString(), transactionHex })) };
   });
 
-  app.get('/sandbox/liquidity', async () => ({
-    liquidity: await db.query<{ chain: string; token: string; total: string; reserved: string }>(
-      'SELECT chain, token, total::text AS total, reserved::text AS reserved FROM liquidity ORDER BY chain, token',
-    ),
-  }));
+  app.get('/sandbox/liquidity', async () => ({ liquidity: await listLiquidity(db) }));
 }
 
 /** A control's body is a JSON object, or nothing for its defaults. */
@@ -87,7 +84,7 @@ function objectBody(body: unknown): Record<string, unknown> {
 /** An id with a NUL character cannot be stored, so no order has it (and it must not reach a query). */
 function orderId(request: OrderRequest): string {
   const { id } = request.params;
-  if (id.includes('\u0000')) throw new GatewayError('ORDER_NOT_FOUND', 'no order has this id', null, 404);
+  if (id.includes('\u0000')) throw orderNotFound('no order has this id');
   return id;
 }
 

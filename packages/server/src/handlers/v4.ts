@@ -3,8 +3,8 @@ import type { GatewayMaxSpendableV4, GatewayOrdersQueryV4, GatewayQuoteParamsV4,
 import type { FastifyRequest } from 'fastify';
 import { isValidAddress } from '../chains/addresses.js';
 import { maxSpendable } from '../chains/bitcoin.js';
-import { invalidRequest } from '../http/errors.js';
-import type { OperationHandlers } from '../http/routes.js';
+import { invalidRequest } from '../errors.js';
+import type { OperationHandlers } from '../http/register-operations.js';
 import type { Services } from '../services.js';
 
 type Params<T> = FastifyRequest<{ Params: T }>;

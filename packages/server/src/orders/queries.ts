@@ -1,5 +1,7 @@
 /**
- * The SQL of orders and liquidity. Amounts are NUMERIC in the database and strings here; times are
+ * Every SQL statement over orders and what they hold: orders, their deposit addresses and Bitcoin
+ * payments, the market maker's liquidity, the routes' volumes, the side effects of the lifecycle.
+ * (The database itself is opened by src/store/open-store.ts.) Amounts are NUMERIC in the database and strings here; times are
  * read as Unix milliseconds so both engines return the same JavaScript values.
  */
 import type { RouteKind } from '../config/config.js';
@@ -70,6 +72,17 @@ export async function insertOrder(db: Queryable, order: NewOrder): Promise<void>
       order.deposit_address, order.op_return_data, order.estimated_time_secs, iso(order.created_ms),
     ],
   );
+}
+
+/** The next deposit address index (m/0/<n>), from a sequence: never handed out twice. */
+export async function nextDepositAddressIndex(tx: Queryable): Promise<number> {
+  const [{ index }] = (await tx.query<{ index: number }>(`SELECT nextval('deposit_address_index')::int AS index`)) as [{ index: number }];
+  return index;
+}
+
+/** Keeps the raw payment registered for an onramp (the same payment twice is one row). */
+export async function recordBitcoinTransaction(tx: Queryable, txid: string, hex: string, orderId: string): Promise<void> {
+  await tx.query('INSERT INTO bitcoin_transactions (txid, hex, order_id) VALUES ($1, $2, $3) ON CONFLICT (txid) DO NOTHING', [txid, hex, orderId]);
 }
 
 export async function orderByQuote(db: Queryable, quoteId: string): Promise<string | undefined> {
@@ -159,8 +172,32 @@ export async function seedLiquidity(db: Queryable, entries: Array<{ chain: strin
   }
 }
 
-export async function liquidityOf(db: Queryable, chain: string, token: string): Promise<{ total: string; reserved: string } | undefined> {
-  return (await db.query<{ total: string; reserved: string }>('SELECT total::text AS total, reserved::text AS reserved FROM liquidity WHERE chain = $1 AND token = $2', [chain, token]))[0];
+/** The market maker's total and reserved amount of every token. */
+export async function listLiquidity(db: Queryable): Promise<Array<{ chain: string; token: string; total: string; reserved: string }>> {
+  return db.query<{ chain: string; token: string; total: string; reserved: string }>('SELECT chain, token, total::text AS total, reserved::text AS reserved FROM liquidity ORDER BY chain, token');
+}
+
+/**
+ * The amount of a route's source token in orders taken (in progress or successful; failed and
+ * refunded ones do not count): one account's since a time (as sender or refund address), or all
+ * open orders'. The global sum is answered from the orders_open_volume index.
+ */
+export async function routeVolume(db: Queryable, srcChain: string, srcToken: string, scope: { account: string; sinceMs: number } | 'open'): Promise<bigint> {
+  const [where, params] =
+    scope === 'open' ? [`status = 'inProgress'`, []] : ['(sender = $3 OR refund_address = $3) AND created_at > $4', [scope.account, iso(scope.sinceMs)]];
+  const [row] = await db.query<{ total: string }>(
+    `SELECT COALESCE(SUM(src_amount), 0)::text AS total FROM orders WHERE src_chain = $1 AND src_token = $2 AND status IN ('inProgress', 'success') AND ${where}`,
+    [srcChain, srcToken, ...params],
+  );
+  return BigInt(row!.total);
+}
+
+/**
+ * Serialises the create-orders of one route until the transaction ends (PostgreSQL advisory lock;
+ * PGlite runs one transaction at a time anyway), so the limit check and the insert are one step.
+ */
+export async function lockRouteVolume(tx: Queryable, srcChain: string, srcToken: string): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`volume:${srcChain}:${srcToken}`]);
 }
 
 /**

@@ -5,8 +5,8 @@
  * required.
  */
 import type { preValidationAsyncHookHandler } from 'fastify';
-import { GatewayError } from '../http/errors.js';
-import type { OperationHandlers } from '../http/routes.js';
+import { DomainError } from '../errors.js';
+import type { OperationHandlers } from '../http/register-operations.js';
 import type { Services } from '../services.js';
 import { v4Operations } from './v4.js';
 
@@ -16,7 +16,7 @@ const requireOwnerAddress: preValidationAsyncHookHandler = async (request) => {
   if (!body || typeof body !== 'object' || Array.isArray(body) || Object.keys(body).join() !== 'offramp') return;
   const offramp = (body as { offramp: unknown }).offramp as { ownerAddress?: unknown } | null;
   if (offramp && typeof offramp === 'object' && !Array.isArray(offramp) && (offramp.ownerAddress === undefined || offramp.ownerAddress === null || offramp.ownerAddress === '')) {
-    throw new GatewayError('MISSING_OWNER_ADDRESS', 'a V3 offramp needs ownerAddress', null);
+    throw new DomainError('MISSING_OWNER_ADDRESS', 'a V3 offramp needs ownerAddress', null);
   }
 };
 

@@ -1,0 +1,38 @@
+/**
+ * The failures the gateway reports in the API's own terms: a documented code, a message and one of
+ * the documented detail shapes. The domain (quote/, orders/, chains/) throws these and knows no HTTP
+ * status: which status answers a code is decided per operation at the HTTP edge, from the document
+ * (src/http/failures.ts).
+ */
+import type { GatewayErrorCodeV4, GatewayErrorDetails } from '@swap-gateway/types';
+
+export type ErrorCode = GatewayErrorCodeV4;
+export type ErrorDetails = GatewayErrorDetails;
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: ErrorDetails = null,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+/** The order is not in a state that allows the call (the sandbox controls: source-sent, outcome). */
+export class OrderStateError extends DomainError {
+  constructor(message: string) {
+    super('INVALID_REQUEST', message, { message });
+    this.name = 'OrderStateError';
+  }
+}
+
+export const invalidRequest = (message: string, details: ErrorDetails = { message }) => new DomainError('INVALID_REQUEST', message, details);
+
+export const orderNotFound = (message = 'no order has this id, txid or hash') => new DomainError('ORDER_NOT_FOUND', message, null);
+
+export const invalidOrderArgs = (message: string, details: ErrorDetails) => new DomainError('INVALID_ORDER_ARGS', message, details);
+
+export const quoteAmountTooLow = (minimum: string, actual: string) =>
+  new DomainError('QUOTE_AMOUNT_TOO_LOW', 'quoted output is below the minimum the market maker fills', { minimum, actual });
