@@ -3,17 +3,21 @@
  * errors: an invalid request gets Prism's problem+json (or, where a 400 is documented, the first 400
  * example, whatever its code), malformed JSON leaves the connection hanging, and an API key is
  * never checked for length. The front answers those cases with the documented structured error
- * and passes everything else to Prism untouched:
+ * and passes everything else to Prism untouched. Where the document leaves a choice to the
+ * implementation, the front makes the server's, from @swap-gateway/openapi's edge rules:
  *
  * - a request Prism finds invalid (its `sl-violations` header lists request errors) gets 400
  *   `{ code: 'INVALID_REQUEST', error, details: { message } }` wherever the operation documents a 400;
  * - a body that is not JSON gets the same 400 before it reaches Prism;
  * - an `Authorization` header that is not `Bearer <32 characters>` gets the documented 401;
- * - an unknown path gets 404 and a known path with an unknown method 405, with the same error body;
- * - a request target that cannot be percent-decoded (`%ZZ`, `%C0%AF`) is answered here and never
- *   reaches Prism, whose router throws on it and takes the whole process down;
+ * - an unknown path gets 404 and a known path with an unknown method 405, with the same error body
+ *   (`matchOperation`); an empty path segment is 404, get-order's own (`emptyPathParameterAnswer`);
+ * - a request target that cannot be percent-decoded (`%ZZ`, `%C0%AF`) is answered here with
+ *   `malformedRequestAnswer` and never reaches Prism, whose router throws on it and takes the whole
+ *   process down;
  * - a query parameter Prism lets through although its schema refuses it (an empty value, which
- *   Prism takes for an absent one; a number beyond a double) gets the same 400;
+ *   Prism takes for an absent one; a number beyond a double or not spelled as a plain decimal, read
+ *   by `coerceParameter`) gets the same 400;
  * - HEAD on a GET operation is sent to Prism as that GET and answered without the body;
  * - a request without `Prefer` is answered with the example of its route (see examples.ts);
  * - when Prism fails to answer, the documented 500 says so without naming Prism's address;

@@ -30,13 +30,15 @@ export interface OpenApiDocument {
 }
 
 export { createSchemaValidator, type SchemaValidator } from './validator.js';
-export { DocumentError, escapePointer, httpMethods, locate, pointerSegments, pointerTo, resolveReference, resolveRef, valueAt, type HttpMethod } from './pointer.js';
+export { DocumentError, escapePointer, locate, pointerSegments, pointerTo, resolveReference, resolveRef, valueAt } from './pointer.js';
 export {
   documentedResponse,
+  httpMethods,
   jsonContent,
   readOperations,
   versionOf,
   type Example,
+  type HttpMethod,
   type MediaContent,
   type Operation,
   type Parameter,

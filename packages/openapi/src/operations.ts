@@ -4,7 +4,11 @@
  * of every schema so that the validator can check a value against it. The server's routes, the
  * mock's front, the contract suite and the docs all read the document through this list.
  */
-import { DocumentError, escapePointer, httpMethods, pointerTo, resolveReference, type HttpMethod } from './pointer.js';
+import { DocumentError, escapePointer, pointerTo, resolveReference } from './pointer.js';
+
+/** The operation keys of an OpenAPI 3.1 path item, in the order the specification lists them. */
+export const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+export type HttpMethod = (typeof httpMethods)[number];
 
 export type Schema = Record<string, unknown>;
 export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie';

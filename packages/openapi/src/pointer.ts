@@ -4,10 +4,6 @@
  * document or comes back to itself is an error that names the pointer, never an `undefined`.
  */
 
-/** The operation keys of an OpenAPI 3.1 path item, in the order the specification lists them. */
-export const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-export type HttpMethod = (typeof httpMethods)[number];
-
 /** One key as a JSON pointer token (RFC 6901): `~` is `~0`, `/` is `~1`. */
 export const escapePointer = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
