@@ -46,6 +46,7 @@ export interface Connection {
   send: Send;
 }
 
+/** The document states it in prose (@swap-gateway/openapi exports it; test/config.test.ts holds them equal). */
 const apiKeyLength = 32;
 
 export function connect(options: GatewayClientOptions): Connection {
