@@ -27,15 +27,26 @@ export interface ErrorBody {
   details: unknown;
 }
 
+/** The failure statuses the operation documents (4xx and 5xx), in document order. */
+export const failureStatuses = (operation: Operation): string[] => Object.keys(operation.responses).filter((status) => Number(status) >= 400);
+
+/** The error bodies the examples of one of the operation's responses show. */
+export function documentedErrorBodies(operation: Operation, status: string): ErrorBody[] {
+  return Object.values(jsonContent(operation.responses[status])?.examples ?? {})
+    .map(({ value }) => value as ErrorBody | undefined)
+    .filter((body): body is ErrorBody => typeof body?.code === 'string');
+}
+
+/** The codes the examples of one of the operation's responses show: the codes that status carries. */
+export const documentedCodes = (operation: Operation, status: string): string[] => [...new Set(documentedErrorBodies(operation, status).map((body) => body.code))];
+
 /**
  * The code a status of the operation answers an unreadable request with, read from the examples
  * of that response: INVALID_REQUEST where they show it, else the one code they show (get-order's
  * 404 is ORDER_NOT_FOUND), with that example.
  */
 function failureOf(operation: Operation, status: string): DocumentedFailure {
-  const bodies = Object.values(jsonContent(operation.responses[status])?.examples ?? {})
-    .map(({ value }) => value as ErrorBody | undefined)
-    .filter((body): body is ErrorBody => typeof body?.code === 'string');
+  const bodies = documentedErrorBodies(operation, status);
   const codes = new Set(bodies.map((body) => body.code));
   if (codes.has('INVALID_REQUEST')) return { status: Number(status), code: 'INVALID_REQUEST' };
   if (codes.size === 1) return { status: Number(status), code: bodies[0]!.code, example: bodies[0]! };

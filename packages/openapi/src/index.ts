@@ -50,4 +50,15 @@ export {
 } from './operations.js';
 export { matchOperation, requestMethods, type OperationMatch, type RouteTemplate } from './match.js';
 export { coerceParameter } from './coerce.js';
-export { apiKeyLength, apiKeyPointer, emptyPathParameterAnswer, failureBody, malformedRequestAnswer, type DocumentedFailure, type ErrorBody } from './edge.js';
+export {
+  apiKeyLength,
+  apiKeyPointer,
+  documentedCodes,
+  documentedErrorBodies,
+  emptyPathParameterAnswer,
+  failureBody,
+  failureStatuses,
+  malformedRequestAnswer,
+  type DocumentedFailure,
+  type ErrorBody,
+} from './edge.js';

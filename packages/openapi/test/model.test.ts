@@ -10,10 +10,12 @@ import {
   coerceParameter,
   createSchemaValidator,
   DocumentError,
+  documentedCodes,
   documentedResponse,
   emptyPathParameterAnswer,
   escapePointer,
   failureBody,
+  failureStatuses,
   jsonContent,
   loadBundle,
   locate,
@@ -267,6 +269,15 @@ describe('edge rules', () => {
       details: { message: 'the path is not valid percent-encoding' },
     });
     expect(failureBody(malformedRequestAnswer(byId('getOrderV4')), 'the path is not valid percent-encoding')).toEqual(notFound);
+  });
+
+  it("reads the codes each failure status carries from that response's examples", () => {
+    expect(failureStatuses(byId('getOrderV4'))).toEqual(expect.arrayContaining(['404']));
+    expect(failureStatuses(byId('getOrderV4')).every((status) => Number(status) >= 400)).toBe(true);
+    expect(documentedCodes(byId('getOrderV4'), '404')).toEqual(['ORDER_NOT_FOUND']);
+    // The same code can be another status on another operation: register-tx lists it under 400.
+    expect(documentedCodes(byId('registerTxV4'), '400')).toContain('ORDER_NOT_FOUND');
+    expect(documentedCodes(byId('getQuoteV4'), '200')).toEqual([]);
   });
 
   it('answers an empty path parameter with 404: the operation\'s own where it documents one', () => {

@@ -5,10 +5,10 @@
  * examples do not list are pinned here by name.
  */
 import { describe, expect, it } from 'vitest';
-import { loadBundle, type Operation } from '@swap-gateway/openapi';
+import { documentedCodes, failureStatuses, loadBundle, type Operation } from '@swap-gateway/openapi';
 import { DomainError, orderNotFound, OrderStateError, type ErrorCode } from '../src/errors.js';
 import { readDocument } from '../src/http/document.js';
-import { answerFailure, documentedCodes, edgeStatuses, failureStatuses, internalError, malformedRequest, pathNamesNoOperation, rateLimited, statusTable, unauthorized } from '../src/http/failures.js';
+import { answerFailure, edgeStatuses, internalError, malformedRequest, pathNamesNoOperation, rateLimited, statusTable, unauthorized } from '../src/http/failures.js';
 
 const document = loadBundle('gateway');
 const { operations } = readDocument(document);

@@ -18,7 +18,7 @@
  * 400, an unknown order 404, an order in a state that does not allow the call 409; a path that names
  * no operation at all is 404, as every unknown path is.
  */
-import { emptyPathParameterAnswer, failureBody, jsonContent, malformedRequestAnswer, matchOperation, type DocumentedFailure, type Operation } from '@swap-gateway/openapi';
+import { documentedCodes, emptyPathParameterAnswer, failureBody, failureStatuses, malformedRequestAnswer, matchOperation, type DocumentedFailure, type Operation } from '@swap-gateway/openapi';
 import { DomainError, invalidRequest, OrderStateError, type ErrorCode, type ErrorDetails } from '../errors.js';
 
 /** The operation a raw request line names (HEAD is its GET; an empty segment still names get-order). */
@@ -69,15 +69,6 @@ export function statusTable(operation: Operation): ReadonlyMap<string, number> {
   table = built;
   tables.set(operation, table);
   return table;
-}
-
-/** The failure statuses the operation documents (4xx and 5xx). */
-export const failureStatuses = (operation: Operation): string[] => Object.keys(operation.responses).filter((status) => Number(status) >= 400);
-
-/** The codes the examples of one of the operation's responses show. */
-export function documentedCodes(operation: Operation, status: string): string[] {
-  const codes = Object.values(jsonContent(operation.responses[status])?.examples ?? {}).map(({ value }) => (value as { code?: unknown } | undefined)?.code);
-  return [...new Set(codes.filter((code): code is string => typeof code === 'string'))];
 }
 
 /** The answer to a domain failure on `operation` (undefined outside the document). */
