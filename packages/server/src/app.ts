@@ -45,7 +45,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
     // Requests Node refuses before Fastify sees them (headers or URL over its limit, broken HTTP).
     clientErrorHandler: (error, socket) => answerClientError(error, socket, operations),
   });
-  const compilers = createCompilers(source, app.log);
+  const compilers = createCompilers(source, app.log, config.checkResponses);
   app.setValidatorCompiler(compilers.validatorCompiler);
   app.setSerializerCompiler(compilers.serializerCompiler);
 
