@@ -55,9 +55,9 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
 
   // First, so that its preflight route (OPTIONS *) stays out of the route table below (which would
