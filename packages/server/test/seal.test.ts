@@ -16,7 +16,7 @@ describe('canonicalJson', () => {
     expect([canonicalJson('a'), canonicalJson(1.5), canonicalJson(null), canonicalJson([]), canonicalJson({}), canonicalJson({ a: null })]).toEqual(['"a"', '1.5', 'null', '[]', '{}', '{}']);
   });
 
-  it('orders keys by UTF-16 code units, as the seals already issued were made', () => {
+  it('orders keys by UTF-16 code units', () => {
     expect(canonicalJson({ b: 1, B: 2, _: 3, '10': 4, '9': 5, ä: 6 })).toBe('{"10":4,"9":5,"B":2,"_":3,"b":1,"ä":6}');
   });
 

@@ -99,12 +99,12 @@ function sealedValue(field: SealedField, value: unknown): string {
 /**
  * JSON with object keys sorted at every level, so that key order in transit does not matter, and
  * without null members: null and absent are one value of an optional field, and clients generated
- * from the document drop null fields when they pass a quote through their models.
+ * from the document drop null fields when they pass a quote through their models. What compares a
+ * re-quoted quote with the one received (quote/requote.ts) and names it; in a seal, only a value
+ * of a shape the document does not give its member.
  */
 export function canonicalJson(value: unknown): string {
-  // Hand-rolled loops and strings quoted without a JSON.stringify call where nothing needs escaping:
-  // this runs over every quote get-quote seals and create-order opens, and a generic version was
-  // most of get-quote's own work.
+  // Hand-rolled loops and strings quoted without a JSON.stringify call where nothing needs escaping.
   if (typeof value === 'string') return jsonString(value);
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) {
