@@ -80,8 +80,12 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 /** An order by its id, or by the hash of its source transaction (Bitcoin txid, EVM or Tron hash, Solana signature). */
 export async function findOrder(db: Queryable, idOrHash: string): Promise<OrderRow | undefined> {
-  if (uuidPattern.test(idOrHash)) return (await db.query<OrderRow>(`SELECT ${columns} FROM orders WHERE id = $1`, [idOrHash]))[0];
-  return (await db.query<OrderRow>(`SELECT ${columns} FROM orders WHERE src_tx_hash = $1 ORDER BY orders.seq DESC LIMIT 1`, [normalizeHash(idOrHash)]))[0];
+  // get-order's read, on PostgreSQL on every request: the row as one json column, which the driver
+  // parses with JSON.parse, costs less CPU than its per-column set-up for two dozen columns.
+  const [found] = uuidPattern.test(idOrHash)
+    ? await db.query<{ row: OrderRow }>(`SELECT to_json(o) AS row FROM (SELECT ${columns} FROM orders WHERE id = $1) o`, [idOrHash])
+    : await db.query<{ row: OrderRow }>(`SELECT to_json(o) AS row FROM (SELECT ${columns} FROM orders WHERE src_tx_hash = $1 ORDER BY orders.seq DESC LIMIT 1) o`, [normalizeHash(idOrHash)]);
+  return found?.row;
 }
 
 /** Hex hashes are compared in lower case; Base58 signatures as they are. */
