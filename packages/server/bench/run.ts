@@ -7,9 +7,12 @@
  * CLI), one at a time; the load generator is wrk (Debian's package), another process. The bare
  * node:http row is also loaded with autocannon's CLI, so that each run shows whether the generator
  * caps the ceiling. The servers run the built-in sandbox configuration with the rate limit raised
- * out of the way (the bench measures the work, not the limiter) and enough liquidity for the orders.
+ * out of the way (the bench measures the work, not the limiter), enough liquidity for the orders,
+ * and responses checked against the document one in 100 (`checkResponses`, as a deployment that
+ * samples runs); one more embedded server checks every response, as the sandbox does, on get-quote.
  * Each row also shows the CPU each side used (bench/cpu.ts), so that a row bound by the machine's
- * cores rather than by the target says so.
+ * cores rather than by the target says so, and the target's CPU time per request, which depends
+ * far less on what else the machine runs than requests per second do.
  *
  * BENCH_SECONDS per row (default 5), BENCH_CONNECTIONS (10), BENCH_THREADS of wrk (2),
  * BENCH_ORDER_QUOTES quotes prepared for each create-order row (12000).
@@ -70,12 +73,16 @@ function checkTools(): void {
 
 const work = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
 
-/** The sandbox configuration, its rate limit out of the way and its WBTC liquidity enough for every create-order row. */
-function benchConfig(): string {
+/** One response in this many is checked against the document on the servers compared with the others. */
+const checkEvery = 100;
+
+/** The sandbox configuration, its rate limit out of the way, its WBTC liquidity enough for every create-order row, and responses checked one in `checkEvery`. */
+function benchConfig(checkResponses = { every: checkEvery }): string {
   const config = JSON.parse(readFileSync(sandboxConfigFile, 'utf8')) as GatewayConfig;
   config.rateLimits = { windowSeconds: 60, anonymous: 1_000_000_000, apiKey: 2_000_000_000 };
   config.liquidity = config.liquidity.map((entry) => (entry.token === wbtcBob ? { ...entry, amount: '1000000000000000' } : entry));
-  const file = join(work, 'config.json');
+  config.checkResponses = checkResponses;
+  const file = join(work, `config-${checkResponses.every}.json`);
   writeFileSync(file, JSON.stringify(config));
   return file;
 }
@@ -142,6 +149,8 @@ async function fetchQuotes(url: string, count: number): Promise<string[]> {
   return quotes.slice(0, count);
 }
 
+const checkingEveryResponse = 'server, embedded, every response checked';
+
 const startServer = (extra: string[], env: NodeJS.ProcessEnv, config: string) =>
   startProcess({ command: process.execPath, args: (port) => [serverMain, '--config', config, '--port', String(port), ...extra], env: { LOG_LEVEL: 'warn', ...env }, probePath: '/health' });
 
@@ -152,6 +161,8 @@ interface Target {
   orderId: string;
   server: boolean;
   watched: Watched;
+  /** Measured on get-quote only. */
+  quoteOnly?: boolean;
 }
 
 /**
@@ -173,12 +184,13 @@ async function main(): Promise<void> {
     const bare = await started(startProcess({ command: process.execPath, args: (port) => [here('./bare-server.mjs'), '--port', String(port)] }));
     const mock = await started(startProcess({ command: process.execPath, args: (port) => [mockCli, '--port', String(port)], probePath: '/v4/get-routes' }));
     const targets: Target[] = [{ name: 'Prism mock', process: mock, orderId: '8d3c7a0e-5f1b-4b6e-9a51-2f0c7e4d9b12', server: false, watched: { target: mock.pid } }];
-    const server = async (name: string, extra: string[], env: NodeJS.ProcessEnv, postgres?: PostgresCluster) => {
-      const running = await started(startServer(extra, env, config));
+    const server = async (name: string, extra: string[], env: NodeJS.ProcessEnv, postgres?: PostgresCluster, options: { config?: string; quoteOnly?: boolean } = {}) => {
+      const running = await started(startServer(extra, env, options.config ?? config));
       const watched = { target: running.pid, ...(postgres ? { postgres: postgres.pid() } : {}) };
-      targets.push({ name, process: running, orderId: await someOrder(name, running.url), server: true, watched });
+      targets.push({ name, process: running, orderId: await someOrder(name, running.url), server: true, watched, quoteOnly: options.quoteOnly });
     };
     await server('server, embedded', ['--data-dir', join(work, 'data')], {});
+    await server(checkingEveryResponse, ['--data-dir', join(work, 'data-checking')], {}, undefined, { config: benchConfig({ every: 1 }), quoteOnly: true });
     const binaries = findPostgres();
     if ('missing' in binaries) {
       notes.push(`PostgreSQL rows skipped: ${binaries.missing}`);
@@ -190,13 +202,18 @@ async function main(): Promise<void> {
 
     const rows: Row[] = [await load('bare node:http', 'fixed JSON', bare.url, { target: bare.pid }), await autocannon(bare.url)];
     for (const target of targets) rows.push(await load(target.name, 'get-quote', `${target.process.url}/v4/get-quote?${quoteQuery}`, target.watched));
-    for (const target of targets) rows.push(await load(target.name, 'get-order', `${target.process.url}/v4/get-order/${target.orderId}`, target.watched));
-    for (const target of targets.filter((target) => target.server)) rows.push(await createOrderRow(target.name, target.process.url, target.watched));
+    for (const target of targets.filter((target) => !target.quoteOnly)) rows.push(await load(target.name, 'get-order', `${target.process.url}/v4/get-order/${target.orderId}`, target.watched));
+    for (const target of targets.filter((target) => target.server && !target.quoteOnly)) rows.push(await createOrderRow(target.name, target.process.url, target.watched));
     report(rows, notes);
   } finally {
     await Promise.all(processes.map((target) => target.stop()));
     await cluster?.stop();
   }
+}
+
+/** The target's CPU time per request in µs (its share of a core over the requests it answered each second). */
+function cpuPerRequest(row: Row): string {
+  return row.cpu && row.requestsPerSecond > 0 ? ((row.cpu.target / 100) * 1e6 / row.requestsPerSecond).toFixed(0) : '';
 }
 
 /** CPU use during the row in % of one core (the machine's out of 100 × cores), '-' where not watched. */
@@ -211,14 +228,15 @@ function report(rows: Row[], notes: string[]): void {
   const ceiling = find('bare node:http', 'fixed JSON')!.requestsPerSecond;
   const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
   console.log(`\nwrk -t${threads} (-t1 for create-order) -c${connections}, ${seconds} s per row, loopback, Node ${process.version}, ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)} at the end\n`);
-  console.log(`CPU: % of one core during the row (target's processes, PostgreSQL's, wrk's; the machine's busy share of ${cpus().length * 100}), from /proc.\n`);
-  console.log('| target | operation | generator | requests/s | p50 ms | p99 ms | × Prism mock | % of bare node:http | non-2xx/errors | CPU % target / PostgreSQL / wrk / machine |');
-  console.log('| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  console.log(`CPU: % of one core during the row (target's processes, PostgreSQL's, wrk's; the machine's busy share of ${cpus().length * 100}), from /proc; µs/request: the target's CPU time per request.`);
+  console.log(`Servers: the sandbox configuration, rate limit out of the way, responses checked one in ${checkEvery} (checkResponses.every); "${checkingEveryResponse}" checks every one, as the sandbox does.\n`);
+  console.log('| target | operation | generator | requests/s | p50 ms | p99 ms | × Prism mock | % of bare node:http | non-2xx/errors | CPU % target / PostgreSQL / wrk / machine | target CPU µs/request |');
+  console.log('| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const row of rows) {
     const mock = find('Prism mock', row.operation);
     const timesMock = mock && row.target !== 'Prism mock' ? `${fixed(row.requestsPerSecond / mock.requestsPerSecond, 1)}×` : '';
     console.log(
-      `| ${row.target} | ${row.operation} | ${row.generator} | ${fixed(row.requestsPerSecond)} | ${fixed(row.p50Ms, 2)} | ${fixed(row.p99Ms, 2)} | ${timesMock} | ${fixed((row.requestsPerSecond / ceiling) * 100, 1)}% | ${row.failures} | ${cpuShares(row)} |`,
+      `| ${row.target} | ${row.operation} | ${row.generator} | ${fixed(row.requestsPerSecond)} | ${fixed(row.p50Ms, 2)} | ${fixed(row.p99Ms, 2)} | ${timesMock} | ${fixed((row.requestsPerSecond / ceiling) * 100, 1)}% | ${row.failures} | ${cpuShares(row)} | ${cpuPerRequest(row)} |`,
     );
   }
   const orders = rows.filter((row) => row.operation === 'create-order');

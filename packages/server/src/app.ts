@@ -48,7 +48,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
     // Requests Node refuses before Fastify sees them (headers or URL over its limit, broken HTTP).
     clientErrorHandler: (error, socket) => answerClientError(error, socket, operations),
   });
-  const compilers = createCompilers(source, app.log);
+  const compilers = createCompilers(source, app.log, config.checkResponses);
   app.setValidatorCompiler(compilers.validatorCompiler);
   app.setSerializerCompiler(compilers.serializerCompiler);
 
@@ -58,9 +58,9 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
 
   // First, so that its preflight route (OPTIONS *) stays out of the route table below (which would

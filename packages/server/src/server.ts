@@ -4,6 +4,7 @@
  * stops the loop and closes the store.
  */
 import { resolve } from 'node:path';
+import { loadBundle } from '@swap-gateway/openapi';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
 import { DepositAddresses, SimulatedBitcoin, type BitcoinAdapter } from './chains/bitcoin.js';
@@ -20,6 +21,7 @@ import { seedLiquidity } from './orders/queries.js';
 import { OrderView } from './orders/view.js';
 import { ConfiguredPrices, type PriceSource } from './quote/prices.js';
 import { QuoteSeal } from './quote/seal.js';
+import { sealedFields } from './quote/sealed-fields.js';
 import { QuoteService } from './quote/service.js';
 import { VolumeCache } from './quote/volume-cache.js';
 import type { Services } from './services.js';
@@ -83,7 +85,7 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
     const prices = options.adapters?.prices ?? new ConfiguredPrices();
     const bitcoin = options.adapters?.bitcoin ?? new SimulatedBitcoin(config.bitcoin);
     const secret = await signingSecret(store.db, config.signingSecret);
-    const seal = new QuoteSeal(secret);
+    const seal = new QuoteSeal(secret, sealedFields(loadBundle('gateway')));
     const view = new OrderView(catalogue, prices);
     // get-quote reads a route's volume sums at most once a second; every order written here drops them.
     const volumes = new VolumeCache(1000);

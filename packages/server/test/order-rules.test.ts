@@ -5,7 +5,9 @@
  */
 import bs58check from 'bs58check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadBundle } from '@swap-gateway/openapi';
 import { QuoteSeal } from '../src/quote/seal.js';
+import { sealedFields } from '../src/quote/sealed-fields.js';
 import { loadConfig, type RunningServer } from '../src/index.js';
 import { affiliate, client, offrampParams, onrampParams, testServer, tokenSwapParams, tronOfframpParams, usdtTron } from './helpers.js';
 import { signedPayment, wallet } from './wallets.js';
@@ -75,11 +77,13 @@ describe('volume limits at create-order', () => {
 });
 
 describe('create-order verifies quotes without a stored copy', () => {
+  const quoteFields = sealedFields(loadBundle('gateway'));
+
   it('refuses a forged output amount sealed with another secret: the seal fails, and the re-quote names the changed field', async () => {
     const quote = (await api.quote(tokenSwapParams())).body.tokenSwap;
     const { signedQuoteData, ...rest } = quote;
     const payload = JSON.parse(Buffer.from(signedQuoteData.split('.')[1], 'base64url').toString('utf8'));
-    const forged = new QuoteSeal('a-secret-the-forger-guessed').seal({ ...rest, outputAmount: { ...rest.outputAmount, amount: String(BigInt(rest.outputAmount.amount) * 2n) } }, payload);
+    const forged = new QuoteSeal('a-secret-the-forger-guessed', quoteFields).seal({ ...rest, outputAmount: { ...rest.outputAmount, amount: String(BigInt(rest.outputAmount.amount) * 2n) } }, payload);
     const answer = await api.post('/v4/create-order', { tokenSwap: forged });
     expect(answer).toMatchObject({ status: 400, body: { code: 'INVALID_ORDER_ARGS', details: { message: 'changed fields: outputAmount' } } });
     expect((await api.post('/v4/create-order', { tokenSwap: quote })).status).toBe(201);
@@ -89,7 +93,7 @@ describe('create-order verifies quotes without a stored copy', () => {
     const quote = (await api.quote(onrampParams())).body.onramp;
     const { signedQuoteData, ...rest } = quote;
     const payload = JSON.parse(Buffer.from(signedQuoteData.split('.')[1], 'base64url').toString('utf8'));
-    const forged = new QuoteSeal('a-secret-the-forger-guessed').seal(rest, payload);
+    const forged = new QuoteSeal('a-secret-the-forger-guessed', quoteFields).seal(rest, payload);
     expect(await api.post('/v4/create-order', { onramp: forged })).toMatchObject({ status: 400, body: { code: 'INVALID_ORDER_ARGS', details: { message: 'signedQuoteData does not match the quote' } } });
   });
 
@@ -101,7 +105,7 @@ describe('create-order verifies quotes without a stored copy', () => {
     const quote = (await api.quote(onrampParams())).body.onramp;
     const { signedQuoteData, ...rest } = quote;
     const payload = JSON.parse(Buffer.from(signedQuoteData.split('.')[1], 'base64url').toString('utf8'));
-    expect(new QuoteSeal(value).seal(rest, payload).signedQuoteData).toBe(signedQuoteData);
+    expect(new QuoteSeal(value, quoteFields).seal(rest, payload).signedQuoteData).toBe(signedQuoteData);
   });
 });
 

@@ -126,6 +126,32 @@ describe('create-order', () => {
     }
   });
 
+  it('answers a retried create-order of a quote without its seal with DUPLICATE_ORDER naming the first order, within the quote lifetime', async () => {
+    const ttlSeconds = JSON.parse(readFileSync(sandboxConfigFile, 'utf8')).quoteTtlSeconds as number;
+    for (const params of [offrampParams(), tokenSwapParams()]) {
+      const quote = (await api.quote(params)).body;
+      const route = Object.keys(quote)[0]!;
+      const { signedQuoteData: _seal, ownerAddress: _owner, ...unsealed } = quote[route];
+      const sent = { [route]: unsealed };
+      // Two at once (a client retrying before the first answer): one order.
+      const [first, second] = await Promise.all([api.post('/v4/create-order', sent), api.post('/v4/create-order', sent)]);
+      const created = [first, second].find((answer) => answer.status === 201)!;
+      expect(created, route).toBeDefined();
+      const orderId = created.body[route].order_id;
+      const duplicate = { status: 400, body: { code: 'DUPLICATE_ORDER', details: { message: orderId } } };
+      expect([first, second].find((answer) => answer !== created), route).toMatchObject(duplicate);
+      // Later, still within the lifetime (and so, but for its first second, in the next window).
+      await api.post('/sandbox/advance', { seconds: ttlSeconds - 1 });
+      expect(await api.post('/v4/create-order', sent), route).toMatchObject(duplicate);
+      expect(await api.post('/v3/create-order', { [route]: { ...unsealed, ...(route === 'offramp' ? { ownerAddress: quote[route].ownerAddress } : {}) } }), route).toMatchObject(duplicate);
+      // Two lifetimes on, the same values make a new order, as a quote requested again then would.
+      await api.post('/sandbox/advance', { seconds: ttlSeconds + 1 });
+      const again = await api.post('/v4/create-order', sent);
+      expect(again.status, JSON.stringify(again.body)).toBe(201);
+      expect(again.body[route].order_id).not.toBe(orderId);
+    }
+  });
+
   it('refuses a PSBT the sender cannot fund', async () => {
     const balance = String(await simulatedBalance(senderAddress));
     const answer = await api.post('/v4/create-order', (await api.quote(onrampParams({ sender: senderAddress, amount: String(BigInt(balance) + 1000n) }))).body);

@@ -70,6 +70,12 @@ export interface GatewayConfig {
   /** Seals quotes and page cursors. Omitted, one is generated at the first start and kept in the store. */
   signingSecret?: string;
   quoteTtlSeconds: number;
+  /**
+   * How many JSON responses are checked against the document before they are sent: one in `every`
+   * of each operation and status. 1 (the default, and the sandbox's) checks every one; a
+   * deployment may sample (e.g. 100) to keep the check's cost off its hot path.
+   */
+  checkResponses: { every: number };
   orders: { defaultPageSize: number; maxPageSize: number };
   /**
    * Requests per window and client: by IP address without a key, by key with one. Counted in the
@@ -133,6 +139,7 @@ export function loadConfig(options: { configFile?: string; overrides?: ConfigOve
   } catch (error) {
     throw new ConfigError(`cannot read the configuration file ${file}: ${(error as Error).message}`);
   }
+  config = merge({ checkResponses: { every: 1 } } as GatewayConfig, config);
   config = merge(config, fromEnvironment(env));
   if (options.overrides) config = merge(config, options.overrides);
   checkConfig(config);
@@ -203,6 +210,7 @@ function checkConfig(config: GatewayConfig): void {
   for (const entry of config.liquidity) if (!tokens.has(tokenKey(entry.chain, entry.token))) problems.push(`liquidity for unknown token ${entry.chain}:${entry.token}`);
   if (config.orders.maxPageSize < 1 || config.orders.defaultPageSize > config.orders.maxPageSize) problems.push('orders.defaultPageSize must be between 1 and orders.maxPageSize');
   if (config.slippage.minBps > config.slippage.maxBps) problems.push('slippage.minBps is above slippage.maxBps');
+  if (!Number.isInteger(config.checkResponses.every) || config.checkResponses.every < 1) problems.push('checkResponses.every must be a whole number from 1');
   if (!(config.lifecycle.unpaidOrderExpirySeconds > 0)) problems.push('lifecycle.unpaidOrderExpirySeconds must be a positive number of seconds');
   if (problems.length) throw new ConfigError(`invalid configuration:\n- ${problems.join('\n- ')}`);
 }

@@ -40,11 +40,13 @@ export async function registerAccess(app: FastifyInstance, options: { keys: ApiK
   app.decorateRequest('apiKeyId', undefined);
   app.decorateRequest('presentedKey', undefined);
 
-  // Instance-level onRequest hooks run before the route-level one the rate limit adds.
-  app.addHook('onRequest', async (request) => {
+  // Instance-level onRequest hooks run before the route-level one the rate limit adds. The hooks
+  // here are callback-style, not async: a request without a key (most of them) then costs no promise.
+  app.addHook('onRequest', (request, _reply, done) => {
     const presented = readAuthorization(request.headers.authorization);
     request.presentedKey = presented;
     if (presented && 'key' in presented) request.apiKeyId = keys.cached(presented.key);
+    done();
   });
 
   const authenticate = async (request: FastifyRequest) => {
@@ -56,9 +58,9 @@ export async function registerAccess(app: FastifyInstance, options: { keys: ApiK
   };
   // Unknown paths are rate limited in their handler's preHandler, after this hook: they check the
   // key there (app.ts); routes without a rate limit (the health check) need no caller.
-  app.addHook('preParsing', async (request) => {
-    if (request.is404 || request.routeOptions.config?.rateLimit === false) return;
-    await authenticate(request);
+  app.addHook('preParsing', (request, _reply, _payload, done) => {
+    if (request.is404 || request.routeOptions.config?.rateLimit === false || !request.presentedKey || request.apiKeyId) return done();
+    authenticate(request).then(() => done(), done);
   });
 
   const redis = limits.redisUrl ? await connectRedis(limits.redisUrl, (error) => app.log.error({ err: error }, 'rate-limit store')) : undefined;

@@ -7,7 +7,9 @@
  *
  * Several instances may run this loop on one database. State changes are conditional updates, so
  * each happens once; every side effect on a chain (payout, delivery, refund) is claimed in the
- * database before the adapter is called (orders/queries.ts claimEffect), so each is performed once.
+ * database before the adapter is called (orders/queries.ts claimEffect), so each is performed once;
+ * and an order has one final effect (delivery or payout, refund, forced failure), claimed once, so a
+ * refund or failure forced while the delivery is under way is refused rather than both happening.
  */
 import type { SettlementAdapter } from '../chains/settlement.js';
 import { simulatedHash, transactionHashProblem } from '../chains/settlement.js';
@@ -21,7 +23,8 @@ import type { OrderView } from './view.js';
 
 export type ForcedOutcome = 'success' | 'failed' | 'refunded';
 
-type Effect = 'payout' | 'deliver' | 'refund';
+/** An order's final effect: `fail` is a forced failure, which sends nothing but rules the others out. */
+type Effect = 'payout' | 'deliver' | 'refund' | 'fail';
 
 /** A claim without a result older than this is taken to be of an instance that died mid-way. */
 const effectLeaseSeconds = 300;
@@ -95,7 +98,9 @@ export class Lifecycle {
     const order = await this.order(orderId);
     if (order.status !== 'inProgress') throw conflict(`the order is already ${order.status}`);
     const transfer = outcome === 'success' ? await this.delivery(order) : outcome === 'refunded' ? await this.refundTransfer(order) : undefined;
-    if (outcome !== 'failed' && !transfer) throw conflict('the order is being settled right now (its delivery, payout or refund is under way); try again');
+    if (outcome === 'failed' ? !(await this.failure(order)) : !transfer) {
+      throw conflict('the order is being settled another way (its delivery, payout or refund is under way or done); try again to see its status');
+    }
     const settled = await this.settle(order, outcome, transfer ? { transfers: [transfer] } : { failed: reason ? { reason } : {} });
     if (!settled) throw conflict(`the order is already ${(await this.order(orderId)).status}`);
     return this.order(orderId);
@@ -118,14 +123,21 @@ export class Lifecycle {
     return txHash === undefined ? undefined : this.transfer(order.src_chain, order.src_token, order.src_amount, txHash);
   }
 
+  /** A forced failure takes the order's final-effect claim, so that no delivery or refund starts after it (or is under way). */
+  private async failure(order: OrderRow): Promise<boolean> {
+    const claim = await claimEffect(this.db, order.id, 'fail', effectLeaseSeconds);
+    return claim.claimed || claim.effect === 'fail';
+  }
+
   /**
    * Performs a side effect of the order once across every instance: claimed in the database first,
    * its result recorded after. Resolves to the transaction hash (also when another instance
-   * performed it before), or undefined while another pass or instance holds the claim.
+   * performed it before), or undefined while another pass or instance holds the claim, or when the
+   * order's final effect is another one.
    */
-  private async once(order: OrderRow, effect: Effect): Promise<string | undefined> {
+  private async once(order: OrderRow, effect: Exclude<Effect, 'fail'>): Promise<string | undefined> {
     const claim = await claimEffect(this.db, order.id, effect, effectLeaseSeconds);
-    if (!claim.claimed) return claim.result ?? undefined;
+    if (!claim.claimed) return claim.effect === effect ? claim.result ?? undefined : undefined;
     const txHash =
       effect === 'payout'
         ? await this.chains.sendPayout(order)

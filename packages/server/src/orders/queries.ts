@@ -93,8 +93,12 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 /** An order by its id, or by the hash of its source transaction (Bitcoin txid, EVM or Tron hash, Solana signature). */
 export async function findOrder(db: Queryable, idOrHash: string): Promise<OrderRow | undefined> {
-  if (uuidPattern.test(idOrHash)) return (await db.query<OrderRow>(`SELECT ${columns} FROM orders WHERE id = $1`, [idOrHash]))[0];
-  return (await db.query<OrderRow>(`SELECT ${columns} FROM orders WHERE src_tx_hash = $1 ORDER BY orders.seq DESC LIMIT 1`, [normalizeHash(idOrHash)]))[0];
+  // get-order's read, on PostgreSQL on every request: the row as one json column, which the driver
+  // parses with JSON.parse, costs less CPU than its per-column set-up for two dozen columns.
+  const [found] = uuidPattern.test(idOrHash)
+    ? await db.query<{ row: OrderRow }>(`SELECT to_json(o) AS row FROM (SELECT ${columns} FROM orders WHERE id = $1) o`, [idOrHash])
+    : await db.query<{ row: OrderRow }>(`SELECT to_json(o) AS row FROM (SELECT ${columns} FROM orders WHERE src_tx_hash = $1 ORDER BY orders.seq DESC LIMIT 1) o`, [normalizeHash(idOrHash)]);
+  return found?.row;
 }
 
 /** Hex hashes are compared in lower case; Base58 signatures as they are. */
@@ -201,22 +205,25 @@ export async function lockRouteVolume(tx: Queryable, srcChain: string, srcToken:
 }
 
 /**
- * Claims a side effect of an order (a payout, a delivery, a refund) before it happens, so that of
- * several instances exactly one performs it. Answers `claimed` to the one that must perform it,
- * the recorded result when it was performed already, and `taken` while another instance holds the
- * claim. A claim left without a result for `leaseSeconds` (its instance died mid-way) is taken over.
+ * Claims the final effect of an order (its delivery or offramp payout, its refund, or a forced
+ * failure) before it happens: an order has one, so of several instances, and of a delivery and a
+ * refund forced meanwhile, exactly one goes ahead. Answers `claimed` to the one that must perform
+ * it, else the effect that holds the claim with its recorded result (null while it is under way).
+ * A claim of the same effect left without a result for `leaseSeconds` (its instance died mid-way)
+ * is taken over; another effect's claim never is.
  */
-export async function claimEffect(db: Queryable, orderId: string, effect: string, leaseSeconds: number): Promise<{ claimed: true } | { claimed: false; result: string | null }> {
+export async function claimEffect(db: Queryable, orderId: string, effect: string, leaseSeconds: number): Promise<{ claimed: true } | { claimed: false; effect: string; result: string | null }> {
   const claimed = await db.query(
     `INSERT INTO order_effects (order_id, effect, claimed_at) VALUES ($1, $2, clock_timestamp())
-     ON CONFLICT (order_id, effect) DO UPDATE SET claimed_at = EXCLUDED.claimed_at
-       WHERE order_effects.result IS NULL AND order_effects.claimed_at < clock_timestamp() - make_interval(secs => $3)
+     ON CONFLICT (order_id) DO UPDATE SET claimed_at = EXCLUDED.claimed_at
+       WHERE order_effects.effect = EXCLUDED.effect AND order_effects.result IS NULL
+         AND order_effects.claimed_at < clock_timestamp() - make_interval(secs => $3)
      RETURNING order_id`,
     [orderId, effect, leaseSeconds],
   );
   if (claimed.length === 1) return { claimed: true };
-  const [row] = await db.query<{ result: string | null }>('SELECT result FROM order_effects WHERE order_id = $1 AND effect = $2', [orderId, effect]);
-  return { claimed: false, result: row?.result ?? null };
+  const [row] = await db.query<{ effect: string; result: string | null }>('SELECT effect, result FROM order_effects WHERE order_id = $1', [orderId]);
+  return { claimed: false, effect: row!.effect, result: row!.result };
 }
 
 /** The claimed side effect happened; its result (a transaction hash) is what later passes use. */

@@ -12,7 +12,7 @@ import type { GatewayConfig, RouteKind } from '../config/config.js';
 import { DomainError, invalidOrderArgs, invalidRequest, orderNotFound } from '../errors.js';
 import { checkVolumeLimits } from '../quote/limits.js';
 import type { QuoteEngineContext } from '../quote/engine.js';
-import { requote } from '../quote/requote.js';
+import { requote, requotedQuoteIds } from '../quote/requote.js';
 import type { QuoteSeal } from '../quote/seal.js';
 import type { Database, Queryable } from '../store/database.js';
 import type { CursorCodec } from './cursor.js';
@@ -68,14 +68,14 @@ export class OrderService {
     }
     const sealed = seal.open(route, quote);
     if (sealed && clock.now() > sealed.exp) throw new DomainError('ORDER_EXPIRED', 'the quote expired; request a new one', { message: `expired at ${new Date(sealed.exp).toISOString()}` });
-    if (!sealed) {
-      if (route === 'onramp') throw invalidOrderArgs('the quote was changed after get-quote, or was not issued by this service', { message: 'signedQuoteData does not match the quote' });
-      // Offramp and token-swap quotes come back without their seal from clients generated from
-      // the public V4 document: they are verified by quoting them again.
-      requote(route, quote, this.deps.quoteEngine);
-    }
-    // The quote's id makes a second order from one sealed quote a duplicate; a re-quoted quote is new.
-    const quoteId = sealed?.id ?? randomUUID();
+    // The quote's id makes a second order from one quote a duplicate. Offramp and token-swap quotes
+    // come back without their seal from clients generated from the public V4 document: they are
+    // verified by quoting them again, and their id comes from that quote and the time it is sent.
+    let quoteIds: string[];
+    if (sealed) quoteIds = [sealed.id];
+    else if (route === 'onramp') throw invalidOrderArgs('the quote was changed after get-quote, or was not issued by this service', { message: 'signedQuoteData does not match the quote' });
+    else quoteIds = requotedQuoteIds(route, requote(route, quote, this.deps.quoteEngine), clock.now(), this.deps.config.quoteTtlSeconds * 1000);
+    const quoteId = quoteIds[0]!;
     if (route !== 'onramp' && !this.refundAddress(route, quote)) {
       // Only a V3 token swap gets here (V4 requires refundAddress, a V3 offramp ownerAddress): the
       // source contract would hold the funds with no owner, so no order is created.
@@ -91,8 +91,10 @@ export class OrderService {
     const reserveToken = quote.outputAmount;
     try {
       const response = await db.transaction(async (tx) => {
-        const existing = await orderByQuote(tx, quoteId);
-        if (existing) throw duplicate(existing);
+        for (const id of quoteIds) {
+          const existing = await orderByQuote(tx, id);
+          if (existing) throw duplicate(existing);
+        }
         if (limitedRoute) {
           await lockRouteVolume(tx, limitedRoute.srcChain, limitedRoute.src.address);
           const account = quote.sender ?? this.refundAddress(route, quote) ?? undefined;

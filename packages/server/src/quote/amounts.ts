@@ -4,6 +4,10 @@
  */
 const scale = 10n ** 18n;
 
+/** 10^0 to 10^38, made once: a quote needs a power of ten for every amount it writes. */
+const powersOfTen = Array.from({ length: 39 }, (_, exponent) => 10n ** BigInt(exponent));
+const tenTo = (exponent: number): bigint => powersOfTen[exponent] ?? 10n ** BigInt(exponent);
+
 /** A decimal string ("97000", "0.25") as a bigint scaled by 10^18. */
 export function parseDecimal(text: string): bigint {
   const match = /^(-?)(\d+)(?:\.(\d{1,18}))?$/.exec(text.trim());
@@ -17,7 +21,7 @@ export function parseDecimal(text: string): bigint {
 export function formatScaled(value: bigint, places: number): string {
   const negative = value < 0n;
   const magnitude = negative ? -value : value;
-  const truncated = magnitude / 10n ** BigInt(18 - places);
+  const truncated = magnitude / tenTo(18 - places);
   const digits = truncated.toString().padStart(places + 1, '0');
   const text = places ? `${digits.slice(0, -places)}.${digits.slice(-places)}` : digits;
   return negative && truncated !== 0n ? `-${text}` : text;
@@ -25,12 +29,12 @@ export function formatScaled(value: bigint, places: number): string {
 
 /** Converts an amount between two tokens at `rate` whole output tokens per whole input token (scaled). */
 export function convert(amount: bigint, fromDecimals: number, toDecimals: number, rate: bigint): bigint {
-  return (amount * rate * 10n ** BigInt(toDecimals)) / (10n ** BigInt(fromDecimals) * scale);
+  return (amount * rate * tenTo(toDecimals)) / (tenTo(fromDecimals) * scale);
 }
 
 /** USD value (scaled) of an amount of a token with a price (scaled). */
 export function usdValue(amount: bigint, decimals: number, price: bigint): bigint {
-  return (amount * price) / 10n ** BigInt(decimals);
+  return (amount * price) / tenTo(decimals);
 }
 
 /** `part` basis points of `amount`, rounded down. */

@@ -6,7 +6,14 @@
  * (null and absent being one value; the fields such a client drops are not compared when absent).
  * Prices come from the configured price source, so an unchanged quote re-quotes to itself; when
  * the price has moved, the client is told to request a new quote.
+ *
+ * Such a quote is issued, in effect, at create-order: it cannot be stale, as its values are the
+ * current ones. What it lacks is the id a sealed quote carries, which makes a retried create-order
+ * a duplicate: its id is derived from the quote as quoted again and the quote-lifetime window it is
+ * sent in (requotedQuoteIds), so the same quote sent again within one lifetime finds its order.
  */
+import { createHash } from 'node:crypto';
+import type { RouteKind } from '../config/config.js';
 import { invalidOrderArgs } from '../errors.js';
 import { bps } from './amounts.js';
 import { computeQuote, grossOutput, type QuoteEngineContext, type QuoteRequest } from './engine.js';
@@ -18,8 +25,8 @@ export type ReceivedQuote = Record<string, unknown> & { inputAmount: Amount; out
 /** Fields a client generated from the public V4 document does not send back for these routes. */
 const droppedByPublicModels = ['signedQuoteData', 'ownerAddress'];
 
-/** Throws INVALID_ORDER_ARGS unless the quote is what get-quote answers for it now. */
-export function requote(route: 'offramp' | 'tokenSwap', received: ReceivedQuote, context: QuoteEngineContext): void {
+/** The quote as get-quote answers it now; throws INVALID_ORDER_ARGS unless the received one is that quote. */
+export function requote(route: 'offramp' | 'tokenSwap', received: ReceivedQuote, context: QuoteEngineContext): Record<string, unknown> {
   const request = requestOf(route, received, context);
   let current: Record<string, unknown>;
   try {
@@ -39,6 +46,28 @@ export function requote(route: 'offramp' | 'tokenSwap', received: ReceivedQuote,
       message: `changed fields: ${changed.join(', ')}`,
     });
   }
+  return current;
+}
+
+/**
+ * The quote ids of a re-quoted quote sent at `nowMs`: the id its order gets (of the current window
+ * of `lifetimeMs`), then the previous window's. An order with either is the same quote sent again
+ * less than one lifetime before (a client retrying after a timeout): a duplicate. One sent a whole
+ * lifetime later or more makes a new order, as a quote requested again then would.
+ */
+export function requotedQuoteIds(route: RouteKind, current: Record<string, unknown>, nowMs: number, lifetimeMs: number): [string, string] {
+  const window = Math.floor(nowMs / lifetimeMs);
+  const form = canonicalJson(current);
+  return [uuidOf(`${route}.${window}.${form}`), uuidOf(`${route}.${window - 1}.${form}`)];
+}
+
+/** A UUID (version 8: name-based, SHA-256) of a text. */
+function uuidOf(text: string): string {
+  const bytes = createHash('sha256').update(text).digest().subarray(0, 16);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x80;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** The get-quote parameters a quote was issued for, read from its fields. */

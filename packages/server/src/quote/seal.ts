@@ -1,13 +1,19 @@
 /**
- * Tamper evidence for quotes. Every quote carries `signedQuoteData`: `v1.<payload>.<mac>`, where the
+ * Tamper evidence for quotes. Every quote carries `signedQuoteData`: `v2.<payload>.<mac>`, where the
  * payload (base64url JSON) names the quote id, its route and its expiry, and the mac is an
- * HMAC-SHA256 over the payload and the canonical JSON of the rest of the quote. create-order
- * recomputes it: any edited field, or a quote this service did not issue, fails the check. The seal
- * is the whole proof, so no copy of the quote is stored; the secret is the configured one, or one
- * generated at first start and kept in the store (store/secret.ts).
+ * HMAC-SHA256 over the payload and the quote's sealed form (below). create-order recomputes it: any
+ * edited field, or a quote this service did not issue, fails the check. The seal is the whole
+ * proof, so no copy of the quote is stored; the secret is the configured one, or one generated at
+ * first start and kept in the store (store/secret.ts).
+ *
+ * The sealed form is the quote's values along the route's member list (quote/sealed-fields.ts, from
+ * the document), in that fixed order: key order in transit does not matter, null and absent are
+ * one value (clients generated from the document drop null fields when they pass a quote through
+ * their models), and sealing a quote walks a list made once instead of sorting every object's keys.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { RouteKind } from '../config/config.js';
+import type { SealedField, SealedFields } from './sealed-fields.js';
 
 export interface QuoteSealPayload {
   /** Quote id: the order made from the quote keeps it, and a second order with it is a duplicate. */
@@ -20,23 +26,26 @@ export interface QuoteSealPayload {
 export class QuoteSeal {
   private readonly key: Buffer;
 
-  constructor(secret: string) {
+  constructor(
+    secret: string,
+    private readonly fields: SealedFields,
+  ) {
     this.key = createHmac('sha256', secret).update('quote-seal').digest();
   }
 
   /** The quote with its `signedQuoteData` added. */
   seal<Q extends object>(quote: Q, payload: QuoteSealPayload): Q & { signedQuoteData: string } {
     const encoded = Buffer.from(JSON.stringify(payload)).toString('base64url');
-    return { ...quote, signedQuoteData: `v1.${encoded}.${this.mac(encoded, quote)}` };
+    return { ...quote, signedQuoteData: `v2.${encoded}.${this.mac(encoded, payload.route, quote)}` };
   }
 
   /** The payload of an untouched quote, or undefined when the quote or its seal was changed. */
   open(route: RouteKind, quote: Record<string, unknown>): QuoteSealPayload | undefined {
-    const { signedQuoteData, ...rest } = quote;
+    const { signedQuoteData } = quote;
     if (typeof signedQuoteData !== 'string') return undefined;
     const [version, encoded, mac] = signedQuoteData.split('.');
-    if (version !== 'v1' || !encoded || !mac) return undefined;
-    const expected = Buffer.from(this.mac(encoded, rest));
+    if (version !== 'v2' || !encoded || !mac) return undefined;
+    const expected = Buffer.from(this.mac(encoded, route, quote));
     const given = Buffer.from(mac);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
     try {
@@ -47,20 +56,55 @@ export class QuoteSeal {
     }
   }
 
-  private mac(encodedPayload: string, quote: object): string {
-    return createHmac('sha256', this.key).update(encodedPayload).update('.').update(canonicalJson(quote)).digest('base64url');
+  private mac(encodedPayload: string, route: RouteKind, quote: object): string {
+    return createHmac('sha256', this.key).update(encodedPayload).update('.').update(sealedForm(this.fields[route], quote as Record<string, unknown>)).digest('base64url');
   }
+}
+
+/**
+ * A quote's values along its member list, each tagged with its type: `~` null or absent, `s<length>:`
+ * a string, `n<number>;`, `t`/`f`, `{` an object's members in list order, `[<count>;` an array's
+ * items; a value of a shape the list does not give its member (an object where the document has a
+ * string, say) is sealed whole as `j<length>:<canonical JSON>`. Reading it back along the same
+ * list gives the values again, so two quotes with one sealed form have the same members' values.
+ */
+export function sealedForm(fields: readonly SealedField[], record: Record<string, unknown>): string {
+  let text = '';
+  for (const field of fields) text += sealedValue(field, record[field.name]);
+  return text;
+}
+
+function sealedValue(field: SealedField, value: unknown): string {
+  if (value === null || value === undefined) return '~';
+  switch (typeof value) {
+    case 'string':
+      return `s${value.length}:${value}`;
+    case 'number':
+      return `n${value};`;
+    case 'boolean':
+      return value ? 't' : 'f';
+  }
+  const array = Array.isArray(value);
+  if (field.members && !array && typeof value === 'object') return `{${sealedForm(field.members, value as Record<string, unknown>)}`;
+  if (field.items && array) {
+    let text = `[${value.length};`;
+    const item: SealedField = { name: '', members: field.items };
+    for (const element of value) text += sealedValue(item, element);
+    return text;
+  }
+  const json = canonicalJson(value);
+  return `j${json.length}:${json}`;
 }
 
 /**
  * JSON with object keys sorted at every level, so that key order in transit does not matter, and
  * without null members: null and absent are one value of an optional field, and clients generated
- * from the document drop null fields when they pass a quote through their models.
+ * from the document drop null fields when they pass a quote through their models. What compares a
+ * re-quoted quote with the one received (quote/requote.ts) and names it; in a seal, only a value
+ * of a shape the document does not give its member.
  */
 export function canonicalJson(value: unknown): string {
-  // Hand-rolled loops and strings quoted without a JSON.stringify call where nothing needs escaping:
-  // this runs over every quote get-quote seals and create-order opens, and a generic version was
-  // most of get-quote's own work.
+  // Hand-rolled loops and strings quoted without a JSON.stringify call where nothing needs escaping.
   if (typeof value === 'string') return jsonString(value);
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) {

@@ -116,6 +116,19 @@ const migrations: Array<{ id: string; sql: string }> = [
     id: '004_open_volume_index',
     sql: `CREATE INDEX orders_open_volume ON orders (src_chain, src_token) INCLUDE (src_amount) WHERE status = 'inProgress';`,
   },
+  {
+    // An order ends one way: its delivery (an offramp's payout), its refund, or a forced failure.
+    // One claim per order (orders/lifecycle.ts), so a refund or a failure forced while the delivery
+    // is under way is refused instead of both happening. Of an order claimed twice before, the
+    // first claim stays.
+    id: '005_one_final_effect_per_order',
+    sql: `
+      DELETE FROM order_effects later USING order_effects earlier
+        WHERE later.order_id = earlier.order_id AND (later.claimed_at, later.effect) > (earlier.claimed_at, earlier.effect);
+      ALTER TABLE order_effects DROP CONSTRAINT order_effects_pkey;
+      ALTER TABLE order_effects ADD PRIMARY KEY (order_id);
+    `,
+  },
 ];
 
 export async function migrate(db: Database): Promise<string[]> {
