@@ -93,15 +93,32 @@ export function createGatewayApi(options: GatewayClientOptions = {}): GatewayApi
     // openapi-fetch builds a PreparedRequest where it would build a Request, and hands it to this
     // fetch; its types only know of Request.
     Request: PreparedRequest as unknown as typeof Request,
-    fetch: (async ({ url, init }: PreparedRequest) => {
-      const [response, body] = await send(url, init);
-      // The transport has read the body (under its timeout); openapi-fetch reads it from these
-      // (a copy of the Response would cost a fifth of the call).
-      response.text = () => Promise.resolve(body);
-      response.json = () => Promise.resolve(JSON.parse(body));
-      return response;
+    fetch: (async (request: PreparedRequest) => {
+      if (!(request instanceof PreparedRequest)) throw new TypeError('a middleware returned a Request: return a new PreparedRequest(url, { ...request.init })');
+      const [response, body] = await send(request.url, request.init);
+      return withBody(response, body);
     }) as unknown as (request: Request) => Promise<Response>,
     // Built once: openapi-fetch would otherwise build the default serializer on every call.
     querySerializer: createQuerySerializer(),
   }) as GatewayApi;
+}
+
+/**
+ * The transport has read the body (under its timeout), so the answer's own stream is used up: every
+ * reader of the Response (`text`, `json`, `arrayBuffer`, `blob`, `body`, and `clone` for a
+ * middleware) gives that text again. Redefined on the Response itself: a copy would cost a fifth of
+ * the call. The API answers JSON, text, so nothing is lost by reading it as text.
+ */
+function withBody(response: Response, body: string, url = response.url): Response {
+  const blob = () => new Blob([body], { type: response.headers.get('content-type') ?? '' });
+  return Object.defineProperties(response, {
+    url: { value: url },
+    bodyUsed: { value: false },
+    body: { get: () => blob().stream() },
+    text: { value: async () => body },
+    json: { value: async () => JSON.parse(body) },
+    arrayBuffer: { value: () => blob().arrayBuffer() },
+    blob: { value: async () => blob() },
+    clone: { value: () => withBody(new Response(null, response), body, url) },
+  });
 }
