@@ -93,9 +93,8 @@ export function createGatewayApi(options: GatewayClientOptions = {}): GatewayApi
     // openapi-fetch builds a PreparedRequest where it would build a Request, and hands it to this
     // fetch; its types only know of Request.
     Request: PreparedRequest as unknown as typeof Request,
-    fetch: (async (request: PreparedRequest) => {
-      if (!(request instanceof PreparedRequest)) throw new TypeError('a middleware returned a Request: return a new PreparedRequest(url, { ...request.init })');
-      const [response, body] = await send(request.url, request.init);
+    fetch: (async ({ url, init }: PreparedRequest) => {
+      const [response, body] = await send(url, init);
       return withBody(response, body);
     }) as unknown as (request: Request) => Promise<Response>,
     // Built once: openapi-fetch would otherwise build the default serializer on every call.
