@@ -103,7 +103,7 @@ describe('openapi-fetch middlewares', () => {
   test('a middleware may send the call elsewhere with a new PreparedRequest', async () => {
     const api = scripted([ok(orders.success)]);
     api.use({
-      onRequest: ({ request }) => new PreparedRequest(request.url.replace('/v4/get-order/', '/v3/get-order/'), { ...request.init }) as unknown as Request,
+      onRequest: ({ request }) => new PreparedRequest(request.url.replace('/v4/get-order/', '/v3/get-order/'), { ...(request as unknown as PreparedRequest).init }) as unknown as Request,
     });
     await expect(api.GET('/v4/get-order/{id}', { params: { path: { id: 'id' } } })).resolves.toMatchObject({ data: orders.success });
     expect(sent()[0]!.pathname).toBe('/v3/get-order/id');
@@ -116,7 +116,7 @@ describe('openapi-fetch middlewares', () => {
     let signal: AbortSignal | null = null;
     api.use({
       onRequest: ({ request }) => {
-        const moved = new PreparedRequest(request.url.replace('/v4/', '/v3/'), { ...request.init });
+        const moved = new PreparedRequest(request.url.replace('/v4/', '/v3/'), { ...(request as unknown as PreparedRequest).init });
         signal = moved.signal;
         return moved as unknown as Request;
       },

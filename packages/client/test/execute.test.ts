@@ -23,6 +23,7 @@ import {
   createGatewayClient,
   decodeSolanaTransaction,
   executeQuote,
+  registeredTxid,
   routeOf,
   stateOf,
   type ExecutionProgress,
@@ -369,6 +370,72 @@ describe('every step after create-order that fails carries the order id', () => 
     expect(error.step).toBe('send');
     expect((error.cause as Error).message).toContain('chain id 1');
     expect(sent).toEqual([]);
+  });
+
+  it('an abort while the wallet broadcasts: the step is past send, the error carries the hash and the sent event came', async () => {
+    const quote = await gateway.getQuote(offrampParams);
+    const controller = new AbortController();
+    const reason = new Error('user left the page');
+    const txHash = `0x${'ab'.repeat(32)}`;
+    const evm = { sendTransaction: async () => (controller.abort(reason), txHash) };
+    let events: ExecutionProgress[] = [];
+    const error = await executionFailure((recorded) => {
+      events = recorded;
+      return executeQuote(gateway, quote, { signer: { evm }, signal: controller.signal, onProgress: (event) => recorded.push(event) });
+    });
+    expect(error).toMatchObject({ step: 'wait', cause: reason, txHash, signedTransactionHex: undefined });
+    expect(events.map((event) => event.type)).toEqual(['created', 'sent']);
+  });
+
+  it('an onProgress that throws on sent: the step is past send and the error carries the hash', async () => {
+    const quote = await gateway.getQuote(offrampParams);
+    const txHash = `0x${'cd'.repeat(32)}`;
+    const broken = new Error('progress handler bug');
+    const error = await executionFailure((events) =>
+      executeQuote(gateway, quote, {
+        signer: { evm: { sendTransaction: async () => txHash } },
+        onProgress(event) {
+          events.push(event);
+          if (event.type === 'sent') throw broken;
+        },
+      }),
+    );
+    expect(error).toMatchObject({ step: 'wait', cause: broken, txHash });
+  });
+
+  it('an abort while the wallet signs an onramp: the step is register, the error carries the signed transaction, nothing is registered', async () => {
+    const quote = await gateway.getQuote(onrampParams());
+    const controller = new AbortController();
+    const reason = new Error('user left the page');
+    const signPayment = async (payment: Parameters<typeof bitcoinWallet.signPayment>[0]) => {
+      const hex = await bitcoinWallet.signPayment(payment);
+      controller.abort(reason);
+      return hex;
+    };
+    const before = broadcasts().length;
+    const error = await executionFailure((events) =>
+      executeQuote(gateway, quote, { signer: { bitcoin: { signPayment } }, signal: controller.signal, onProgress: (event) => events.push(event) }),
+    );
+    expect(error).toMatchObject({ step: 'register', cause: reason, txHash: undefined });
+    expect(bitcoin.Transaction.fromHex(error.signedTransactionHex!).outs.length).toBeGreaterThan(0);
+    expect(broadcasts()).toHaveLength(before);
+  });
+
+  it('an onProgress that throws on signed: the step is register and the signed transaction can still be registered', async () => {
+    const quote = await gateway.getQuote(onrampParams());
+    const broken = new Error('progress handler bug');
+    const error = await executionFailure((events) =>
+      executeQuote(gateway, quote, {
+        signer: { bitcoin: bitcoinWallet },
+        onProgress(event) {
+          events.push(event);
+          if (event.type === 'signed') throw broken;
+        },
+      }),
+    );
+    expect(error).toMatchObject({ step: 'register', cause: broken });
+    const registered = await gateway.registerTx({ onramp: { order_id: error.orderId, bitcoin_tx_hex: error.signedTransactionHex! } });
+    expect(registeredTxid(registered)).toBe(bitcoin.Transaction.fromHex(error.signedTransactionHex!).getId());
   });
 
   it('wait: the order is not settled in time, and the last order read is kept', async () => {
