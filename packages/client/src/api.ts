@@ -105,19 +105,18 @@ export function createGatewayApi(options: GatewayClientOptions = {}): GatewayApi
 /**
  * The transport has read the body (under its timeout), so the answer's own stream is used up: every
  * reader of the Response (`text`, `json`, `arrayBuffer`, `blob`, `body`, and `clone` for a
- * middleware) gives that text again. Redefined on the Response itself: a copy would cost a fifth of
- * the call. The API answers JSON, text, so nothing is lost by reading it as text.
+ * middleware) gives that text again. Set on the Response itself, by assignment where the property is
+ * a method (a copy of the Response would cost a fifth of the call). The API answers JSON, text, so
+ * nothing is lost by reading it as text.
  */
-function withBody(response: Response, body: string, url = response.url): Response {
+function withBody(response: Response, body: string): Response {
   const blob = () => new Blob([body], { type: response.headers.get('content-type') ?? '' });
-  return Object.defineProperties(response, {
-    url: { value: url },
-    bodyUsed: { value: false },
-    body: { get: () => blob().stream() },
-    text: { value: async () => body },
-    json: { value: async () => JSON.parse(body) },
-    arrayBuffer: { value: () => blob().arrayBuffer() },
-    blob: { value: async () => blob() },
-    clone: { value: () => withBody(new Response(null, response), body, url) },
-  });
+  response.text = async () => body;
+  response.json = async () => JSON.parse(body);
+  response.arrayBuffer = () => blob().arrayBuffer();
+  response.blob = async () => blob();
+  // A clone has a Response's fields and the same body; a Response built here has no url of its own.
+  response.clone = () => Object.defineProperty(withBody(new Response(null, response), body), 'url', { value: response.url });
+  // `body` is a getter of Response.prototype, which only a definition overrides.
+  return Object.defineProperty(response, 'body', { get: () => blob().stream() });
 }
