@@ -377,7 +377,12 @@ describe('every step after create-order that fails carries the order id', () => 
     const controller = new AbortController();
     const reason = new Error('user left the page');
     const txHash = `0x${'ab'.repeat(32)}`;
-    const evm = { sendTransaction: async () => (controller.abort(reason), txHash) };
+    const evm = {
+      async sendTransaction() {
+        controller.abort(reason);
+        return txHash;
+      },
+    };
     let events: ExecutionProgress[] = [];
     const error = await executionFailure((recorded) => {
       events = recorded;
