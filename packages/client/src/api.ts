@@ -23,9 +23,7 @@ export type GatewayApiResponse<Operation, Init> = Operation extends OperationBou
   : never;
 
 /** openapi-fetch's second argument: required when the operation has required parameters or a body. */
-type InitParam<Init> = RequiredKeysOf<Init> extends never
-  ? [(Init & { [key: string]: unknown })?]
-  : [Init & { [key: string]: unknown }];
+type InitParam<Init> = RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
 
 /** One method of the client (`GET`, `POST`, ...), typed from the paths that have it. */
 export type GatewayApiMethod<Method extends HttpMethod> = <
@@ -65,7 +63,11 @@ export class PreparedRequest {
 
   constructor(url: string, init: RequestInit = {}) {
     this.url = url;
-    this.init = { ...init, method: init.method ?? 'GET', headers: init.headers instanceof Headers ? init.headers : new Headers(init.headers) };
+    this.init = {
+      ...init,
+      method: init.method ?? 'GET',
+      headers: init.headers instanceof Headers ? init.headers : new Headers(init.headers),
+    };
   }
 
   get method(): string {

@@ -80,7 +80,11 @@ export class GatewayResponseError extends GatewayError {
   declare readonly rawBody: string;
 
   constructor(request: GatewayRequestInfo, status: number, rawBody: string, cause?: unknown) {
-    super(`${request.method} ${request.url} answered ${status} with ${rawBody ? `a body that is not JSON: ${rawBody.slice(0, 200)}` : 'an empty body'}`, request, { cause });
+    super(
+      `${request.method} ${request.url} answered ${status} with ${rawBody ? `a body that is not JSON: ${rawBody.slice(0, 200)}` : 'an empty body'}`,
+      request,
+      { cause },
+    );
     this.status = status;
     this.rawBody = rawBody;
   }

@@ -91,7 +91,11 @@ export function executeQuote(
   options?: Omit<ExecuteQuoteOptions, 'signer' | 'wait'> & { signer?: undefined },
 ): Promise<PaymentRequest>;
 /** With a signer that may be absent: the settled order with one, what the user must pay or sign without. */
-export function executeQuote(gateway: Gateway, quote: GatewayQuoteV4, options?: ExecuteQuoteOptions): Promise<GatewayOrderInfoV3 | PaymentRequest>;
+export function executeQuote(
+  gateway: Gateway,
+  quote: GatewayQuoteV4,
+  options?: ExecuteQuoteOptions,
+): Promise<GatewayOrderInfoV3 | PaymentRequest>;
 export async function executeQuote(
   gateway: Gateway,
   quote: GatewayQuoteV4,
@@ -143,7 +147,10 @@ export async function executeQuote(
 }
 
 /** The raw payment of an onramp: the PSBT signed when there is one and the wallet signs PSBTs, else a payment the wallet builds. */
-function signOnramp(bitcoin: BitcoinSigner | undefined, { psbtHex, address, amount, opReturnData }: PaymentRequest & { route: 'onramp' }): Promise<string> {
+function signOnramp(
+  bitcoin: BitcoinSigner | undefined,
+  { psbtHex, address, amount, opReturnData }: PaymentRequest & { route: 'onramp' },
+): Promise<string> {
   if (psbtHex && bitcoin?.signPsbt) return bitcoin.signPsbt(psbtHex);
   if (bitcoin?.signPayment) return bitcoin.signPayment({ address, amount, opReturnData });
   throw new TypeError(`the order needs a bitcoin signer${psbtHex ? '' : ' with signPayment'}, and the signer has none`);
@@ -153,9 +160,19 @@ function signOnramp(bitcoin: BitcoinSigner | undefined, { psbtHex, address, amou
 function sendSourceTransaction(signer: Signers, tx: GatewayTxData): Promise<string> {
   switch (tx.type) {
     case 'evm':
-      return missing(signer.evm, 'an evm sender').sendTransaction({ to: tx.to as `0x${string}`, data: tx.data as `0x${string}`, value: BigInt(tx.value), chain: tx.chain });
+      return missing(signer.evm, 'an evm sender').sendTransaction({
+        to: tx.to as `0x${string}`,
+        data: tx.data as `0x${string}`,
+        value: BigInt(tx.value),
+        chain: tx.chain,
+      });
     case 'tron':
-      return missing(signer.tron, 'a tron sender').sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value), feeLimit: BigInt(tx.feeLimit) });
+      return missing(signer.tron, 'a tron sender').sendTransaction({
+        to: tx.to,
+        data: tx.data,
+        value: BigInt(tx.value),
+        feeLimit: BigInt(tx.feeLimit),
+      });
     case 'solana':
       return missing(signer.solana, 'a solana signer').signAndSendTransaction(decodeSolanaTransaction(tx));
   }

@@ -16,9 +16,14 @@ let script: Step[];
 let server: TestServer;
 let sinceStart: number;
 
-const ok = (body: unknown, code = 200): Step => (response) => sendJson(response, code, body);
-const status = (code: number, headers: Record<string, string> = {}): Step => (response) =>
-  sendJson(response, code, { code: code === 429 ? 'EXCEEDED_LIMIT' : 'INTERNAL_ERROR', error: `status ${code}` }, headers);
+const ok =
+  (body: unknown, code = 200): Step =>
+  (response) =>
+    sendJson(response, code, body);
+const status =
+  (code: number, headers: Record<string, string> = {}): Step =>
+  (response) =>
+    sendJson(response, code, { code: code === 429 ? 'EXCEEDED_LIMIT' : 'INTERNAL_ERROR', error: `status ${code}` }, headers);
 
 beforeAll(async () => {
   server = await startTestServer((_request, response, index) => (script[index - sinceStart] ?? status(599))(response));
@@ -103,7 +108,10 @@ describe('openapi-fetch middlewares', () => {
   test('a middleware may send the call elsewhere with a new PreparedRequest', async () => {
     const api = scripted([ok(orders.success)]);
     api.use({
-      onRequest: ({ request }) => new PreparedRequest(request.url.replace('/v4/get-order/', '/v3/get-order/'), { ...(request as unknown as PreparedRequest).init }) as unknown as Request,
+      onRequest: ({ request }) =>
+        new PreparedRequest(request.url.replace('/v4/get-order/', '/v3/get-order/'), {
+          ...(request as unknown as PreparedRequest).init,
+        }) as unknown as Request,
     });
     await expect(api.GET('/v4/get-order/{id}', { params: { path: { id: 'id' } } })).resolves.toMatchObject({ data: orders.success });
     expect(sent()[0]!.pathname).toBe('/v3/get-order/id');

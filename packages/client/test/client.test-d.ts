@@ -87,7 +87,10 @@ describe('request layer', () => {
   // What src/request.ts serializes: path and query values that are strings or numbers, a JSON body
   // that is required or absent, a JSON success body, and no header or cookie parameter. An operation
   // of the document outside this would be sent wrong, so it fails here.
-  type Operations = Exclude<{ [P in keyof paths]: { [M in keyof paths[P] & HttpMethod]: paths[P][M] }[keyof paths[P] & HttpMethod] }[keyof paths], undefined>;
+  type Operations = Exclude<
+    { [P in keyof paths]: { [M in keyof paths[P] & HttpMethod]: paths[P][M] }[keyof paths[P] & HttpMethod] }[keyof paths],
+    undefined
+  >;
   type Scalar = string | number;
   type Params<Op, In extends string> = Op extends { parameters: { [K in In]?: infer P } } ? P : never;
   type ValuesOf<P> = [P] extends [never] ? never : P extends undefined ? never : P[keyof P];
@@ -95,22 +98,41 @@ describe('request layer', () => {
     | (Exclude<ValuesOf<Params<Op, 'path'>>, Scalar> extends never ? never : 'a path value that is not a string or number')
     | (Exclude<ValuesOf<Params<Op, 'query'>>, Scalar | undefined> extends never ? never : 'a query value that is not a string or number')
     | ([Params<Op, 'header'> | Params<Op, 'cookie'>] extends [never | undefined] ? never : 'a header or cookie parameter')
-    | (Op extends { requestBody?: never } ? never : Op extends { requestBody: { content: { 'application/json': unknown } } } ? never : 'an optional or non-JSON body')
-    | ([OperationResult<Op>] extends [never | undefined] ? 'no JSON success body' : unknown extends OperationResult<Op> ? 'no JSON success body' : never);
+    | (Op extends { requestBody?: never }
+        ? never
+        : Op extends { requestBody: { content: { 'application/json': unknown } } }
+          ? never
+          : 'an optional or non-JSON body')
+    | ([OperationResult<Op>] extends [never | undefined]
+        ? 'no JSON success body'
+        : unknown extends OperationResult<Op>
+          ? 'no JSON success body'
+          : never);
   type MisfitsOf<Ops> = Ops extends unknown ? (Misfit<Ops> extends never ? never : [Ops, Misfit<Ops>]) : never;
 
-  test("every operation of the document is one the request layer sends as typed", () => {
+  test('every operation of the document is one the request layer sends as typed', () => {
     expectTypeOf<Operations>().not.toBeNever();
     expectTypeOf<MisfitsOf<Operations>>().toBeNever();
   });
 
   test('the guard catches each operation the layer would send wrong', () => {
-    const op = <Extra>() => ({}) as { parameters: { query?: never; header?: never; path?: never; cookie?: never }; requestBody?: never; responses: { 200: { content: { 'application/json': string } } } } & Extra;
+    const op = <Extra>() =>
+      ({}) as {
+        parameters: { query?: never; header?: never; path?: never; cookie?: never };
+        requestBody?: never;
+        responses: { 200: { content: { 'application/json': string } } };
+      } & Extra;
     type Fits = ReturnType<typeof op<unknown>>;
     expectTypeOf<Misfit<Fits>>().toBeNever();
-    expectTypeOf<Misfit<Omit<Fits, 'parameters'> & { parameters: { path: { id: string[] }; query?: never; header?: never; cookie?: never } }>>().not.toBeNever();
-    expectTypeOf<Misfit<Omit<Fits, 'parameters'> & { parameters: { path?: never; query?: { ids?: string[] }; header?: never; cookie?: never } }>>().not.toBeNever();
-    expectTypeOf<Misfit<Omit<Fits, 'parameters'> & { parameters: { path?: never; query?: never; header: { 'x-key': string }; cookie?: never } }>>().not.toBeNever();
+    expectTypeOf<
+      Misfit<Omit<Fits, 'parameters'> & { parameters: { path: { id: string[] }; query?: never; header?: never; cookie?: never } }>
+    >().not.toBeNever();
+    expectTypeOf<
+      Misfit<Omit<Fits, 'parameters'> & { parameters: { path?: never; query?: { ids?: string[] }; header?: never; cookie?: never } }>
+    >().not.toBeNever();
+    expectTypeOf<
+      Misfit<Omit<Fits, 'parameters'> & { parameters: { path?: never; query?: never; header: { 'x-key': string }; cookie?: never } }>
+    >().not.toBeNever();
     expectTypeOf<Misfit<Omit<Fits, 'requestBody'> & { requestBody?: { content: { 'application/json': string } } }>>().not.toBeNever();
     expectTypeOf<Misfit<Omit<Fits, 'responses'> & { responses: { 204: { content?: never } } }>>().not.toBeNever();
   });

@@ -31,13 +31,16 @@ async function flow(client: ReturnType<typeof createGatewayClient>): Promise<voi
 describe('API key', () => {
   // The length is the document's (@swap-gateway/openapi's apiKeyLength); the client keeps its own
   // constant so that its runtime does not load the document, and this test holds the two equal.
-  test.each([0, 1, apiKeyLength - 1, apiKeyLength + 1, 2 * apiKeyLength])('a key of %i characters is refused before any request', (length) => {
-    const before = server.requests.length;
-    expect(() => createGatewayClient({ baseUrl: server.url, apiKey: 'k'.repeat(length) })).toThrow(
-      new RangeError(`apiKey must be exactly ${apiKeyLength} characters, got ${length}; omit it to call the API without a key`),
-    );
-    expect(server.requests.length).toBe(before);
-  });
+  test.each([0, 1, apiKeyLength - 1, apiKeyLength + 1, 2 * apiKeyLength])(
+    'a key of %i characters is refused before any request',
+    (length) => {
+      const before = server.requests.length;
+      expect(() => createGatewayClient({ baseUrl: server.url, apiKey: 'k'.repeat(length) })).toThrow(
+        new RangeError(`apiKey must be exactly ${apiKeyLength} characters, got ${length}; omit it to call the API without a key`),
+      );
+      expect(server.requests.length).toBe(before);
+    },
+  );
 
   test("a key of the document's length is accepted", () => {
     expect(() => createGatewayClient({ baseUrl: server.url, apiKey: 'k'.repeat(apiKeyLength) })).not.toThrow();

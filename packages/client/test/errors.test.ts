@@ -73,7 +73,10 @@ describe('each detail shape of the document is read as sent', () => {
     branch.type === 'null'
       ? null
       : Object.fromEntries(
-          Object.entries(branch.properties!).map(([name, schema]) => [name, schema.type === 'array' ? ['bc1qflagged', '0xflagged'] : `${name}-value`]),
+          Object.entries(branch.properties!).map(([name, schema]) => [
+            name,
+            schema.type === 'array' ? ['bc1qflagged', '0xflagged'] : `${name}-value`,
+          ]),
         );
 
   test('there are twelve shapes, null included', () => expect(branches).toHaveLength(12));

@@ -159,7 +159,7 @@ test('path parameters are percent-encoded', async () => {
   expect(server.requests.at(-1)!.pathname).toBe('/v4/get-order/a%2Fb%20c');
 });
 
-describe('path values that would make the URL another operation\'s are refused before any request', () => {
+describe("path values that would make the URL another operation's are refused before any request", () => {
   test.each(['', '.', '..', undefined as unknown as string])('getOrder(%j)', async (id) => {
     current = cases.getOrderV4;
     const before = server.requests.length;
