@@ -23,9 +23,7 @@ export type GatewayApiResponse<Operation, Init> = Operation extends OperationBou
   : never;
 
 /** openapi-fetch's second argument: required when the operation has required parameters or a body. */
-type InitParam<Init> = RequiredKeysOf<Init> extends never
-  ? [(Init & { [key: string]: unknown })?]
-  : [Init & { [key: string]: unknown }];
+type InitParam<Init> = RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
 
 /** One method of the client (`GET`, `POST`, ...), typed from the paths that have it. */
 export type GatewayApiMethod<Method extends HttpMethod> = <
@@ -65,7 +63,11 @@ export class PreparedRequest {
 
   constructor(url: string, init: RequestInit = {}) {
     this.url = url;
-    this.init = { ...init, method: init.method ?? 'GET', headers: init.headers instanceof Headers ? init.headers : new Headers(init.headers) };
+    this.init = {
+      ...init,
+      method: init.method ?? 'GET',
+      headers: init.headers instanceof Headers ? init.headers : new Headers(init.headers),
+    };
   }
 
   get method(): string {
@@ -95,13 +97,28 @@ export function createGatewayApi(options: GatewayClientOptions = {}): GatewayApi
     Request: PreparedRequest as unknown as typeof Request,
     fetch: (async ({ url, init }: PreparedRequest) => {
       const [response, body] = await send(url, init);
-      // The transport has read the body (under its timeout); openapi-fetch reads it from these
-      // (a copy of the Response would cost a fifth of the call).
-      response.text = () => Promise.resolve(body);
-      response.json = () => Promise.resolve(JSON.parse(body));
-      return response;
+      return withBody(response, body);
     }) as unknown as (request: Request) => Promise<Response>,
     // Built once: openapi-fetch would otherwise build the default serializer on every call.
     querySerializer: createQuerySerializer(),
   }) as GatewayApi;
+}
+
+/**
+ * The transport has read the body (under its timeout), so the answer's own stream is used up: every
+ * reader of the Response (`text`, `json`, `arrayBuffer`, `blob`, `body`, and `clone` for a
+ * middleware) gives that text again. Set on the Response itself, by assignment where the property is
+ * a method (a copy of the Response would cost a fifth of the call). The API answers JSON, text, so
+ * nothing is lost by reading it as text.
+ */
+function withBody(response: Response, body: string): Response {
+  const blob = () => new Blob([body], { type: response.headers.get('content-type') ?? '' });
+  response.text = async () => body;
+  response.json = async () => JSON.parse(body);
+  response.arrayBuffer = () => blob().arrayBuffer();
+  response.blob = async () => blob();
+  // A clone has a Response's fields and the same body; a Response built here has no url of its own.
+  response.clone = () => Object.defineProperty(withBody(new Response(null, response), body), 'url', { value: response.url });
+  // `body` is a getter of Response.prototype, which only a definition overrides.
+  return Object.defineProperty(response, 'body', { get: () => blob().stream() });
 }

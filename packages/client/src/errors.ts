@@ -1,6 +1,7 @@
 /**
- * What a call can fail with. An answer that is not 2xx is a `GatewayApiError`; a request that got no
- * answer is a `GatewayNetworkError`, or a `GatewayTimeoutError` when the client stopped waiting. An
+ * What a call can fail with. An answer that is not 2xx is a `GatewayApiError`, a 2xx answer whose body
+ * is not JSON a `GatewayResponseError`; a request that got no answer is a `GatewayNetworkError`, or a
+ * `GatewayTimeoutError` when the client stopped waiting. An
  * abort through the caller's `AbortSignal` rejects with the signal's reason, as `fetch` does.
  */
 import type { GatewayErrorCodeV4, GatewayErrorDetails, GatewayOrderInfoV3 } from '@swap-gateway/types';
@@ -13,7 +14,7 @@ export interface GatewayRequestInfo {
 
 /** Common base of the client's errors; `kind` tells them apart. */
 export abstract class GatewayError extends Error {
-  abstract readonly kind: 'http' | 'network' | 'timeout';
+  abstract readonly kind: 'http' | 'response' | 'network' | 'timeout';
   // Declared, not defined: the constructor sets them (fields without an initializer would be
   // emitted as class fields that the constructor then overwrites, bytes in every bundle).
   declare readonly method: string;
@@ -68,6 +69,27 @@ export class GatewayApiError<Code extends GatewayErrorCodeV4 = GatewayErrorCodeV
   }
 }
 
+/**
+ * A 2xx answer whose body is not JSON, or is empty, where the document promises a JSON body: a proxy's
+ * page, a wrong `baseUrl`. `cause` is the parser's error; `rawBody` the body as received.
+ */
+export class GatewayResponseError extends GatewayError {
+  readonly kind = 'response' as const;
+  override readonly name = 'GatewayResponseError';
+  declare readonly status: number;
+  declare readonly rawBody: string;
+
+  constructor(request: GatewayRequestInfo, status: number, rawBody: string, cause?: unknown) {
+    super(
+      `${request.method} ${request.url} answered ${status} with ${rawBody ? `a body that is not JSON: ${rawBody.slice(0, 200)}` : 'an empty body'}`,
+      request,
+      { cause },
+    );
+    this.status = status;
+    this.rawBody = rawBody;
+  }
+}
+
 /** The request got no answer: refused connection, reset socket, DNS failure, CORS refusal... */
 export class GatewayNetworkError extends GatewayError {
   readonly kind = 'network' as const;
@@ -96,7 +118,7 @@ export class GatewayTimeoutError extends GatewayError {
 }
 
 /** Any error of the client, discriminated by `kind`. */
-export type GatewayClientError = GatewayApiError | GatewayNetworkError | GatewayTimeoutError;
+export type GatewayClientError = GatewayApiError | GatewayResponseError | GatewayNetworkError | GatewayTimeoutError;
 
 /** Whether `value` is one of the client's errors. */
 export function isGatewayError(value: unknown): value is GatewayClientError {

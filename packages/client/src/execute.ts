@@ -46,20 +46,33 @@ export type PaymentRequest =
   | ({ route: 'onramp'; orderId: string; psbtHex: string | null } & BitcoinPayment)
   | { route: 'offramp' | 'tokenSwap'; orderId: string; tx: GatewayTxData };
 
+/** What the wallet returned before a failure: the onramp's signed transaction, or the hash of the source transaction it sent. */
+export interface ExecutionPayment {
+  signedTransactionHex?: string;
+  txHash?: string;
+}
+
 /**
- * A step after create-order failed: `orderId` names the order that exists (follow it, or pay it
- * again), `step` where it failed, `cause` the error of that step (an API error, a wallet's error, a
- * timeout, or the reason of an aborted `signal`).
+ * A step after create-order failed: `orderId` names the order that exists, `step` where it failed,
+ * `cause` the error of that step (an API error, a wallet's error, a timeout, the reason of an aborted
+ * `signal`, or an exception of `onProgress`). Once the wallet has signed or sent, the step is past
+ * `sign` or `send` and the error carries `signedTransactionHex` (register it) or `txHash` (follow the
+ * order): only a `sign` or `send` failure without them leaves the order unpaid.
  */
 export class OrderExecutionError extends Error {
   override readonly name = 'OrderExecutionError';
+  declare readonly signedTransactionHex: string | undefined;
+  declare readonly txHash: string | undefined;
 
   constructor(
     readonly orderId: string,
     readonly step: ExecutionStep,
     cause: unknown,
+    { signedTransactionHex, txHash }: ExecutionPayment = {},
   ) {
     super(`order ${orderId}: ${step} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.signedTransactionHex = signedTransactionHex;
+    this.txHash = txHash;
   }
 }
 
@@ -75,8 +88,14 @@ export function executeQuote(
 export function executeQuote(
   gateway: Gateway,
   quote: GatewayQuoteV4,
-  options?: Omit<ExecuteQuoteOptions, 'signer' | 'wait'>,
+  options?: Omit<ExecuteQuoteOptions, 'signer' | 'wait'> & { signer?: undefined },
 ): Promise<PaymentRequest>;
+/** With a signer that may be absent: the settled order with one, what the user must pay or sign without. */
+export function executeQuote(
+  gateway: Gateway,
+  quote: GatewayQuoteV4,
+  options?: ExecuteQuoteOptions,
+): Promise<GatewayOrderInfoV3 | PaymentRequest>;
 export async function executeQuote(
   gateway: Gateway,
   quote: GatewayQuoteV4,
@@ -86,6 +105,7 @@ export async function executeQuote(
   const entry = routeOf(created);
   const orderId = entry.value.order_id;
   let step: ExecutionStep = entry.route === 'onramp' ? 'sign' : 'send';
+  const payment: ExecutionPayment = {};
   try {
     onProgress?.({ type: 'created', orderId, order: created });
     const request: PaymentRequest =
@@ -102,27 +122,35 @@ export async function executeQuote(
         : { route: entry.route, orderId, tx: entry.value.tx };
     if (!signer) return request;
 
+    // As soon as the wallet returns, the step moves on and the error keeps what it returned: an abort
+    // or an onProgress that throws from here on must not read as an unpaid order.
     if (request.route === 'onramp') {
       const transactionHex = await signOnramp(signer.bitcoin, request);
-      signal?.throwIfAborted();
-      onProgress?.({ type: 'signed', orderId });
       step = 'register';
+      payment.signedTransactionHex = transactionHex;
+      onProgress?.({ type: 'signed', orderId });
+      signal?.throwIfAborted();
       const registered = await gateway.registerTx({ onramp: { order_id: orderId, bitcoin_tx_hex: transactionHex } }, { signal });
+      step = 'wait';
       onProgress?.({ type: 'registered', orderId, txid: registeredTxid(registered) });
     } else {
       const txHash = await sendSourceTransaction(signer, request.tx);
-      signal?.throwIfAborted();
+      step = 'wait';
+      payment.txHash = txHash;
       onProgress?.({ type: 'sent', orderId, txHash });
+      signal?.throwIfAborted();
     }
-    step = 'wait';
     return await gateway.waitForOrder(orderId, { ...wait, signal, onUpdate: (order) => onProgress?.({ type: 'status', orderId, order }) });
   } catch (cause) {
-    throw new OrderExecutionError(orderId, step, cause);
+    throw new OrderExecutionError(orderId, step, cause, payment);
   }
 }
 
 /** The raw payment of an onramp: the PSBT signed when there is one and the wallet signs PSBTs, else a payment the wallet builds. */
-function signOnramp(bitcoin: BitcoinSigner | undefined, { psbtHex, address, amount, opReturnData }: PaymentRequest & { route: 'onramp' }): Promise<string> {
+function signOnramp(
+  bitcoin: BitcoinSigner | undefined,
+  { psbtHex, address, amount, opReturnData }: PaymentRequest & { route: 'onramp' },
+): Promise<string> {
   if (psbtHex && bitcoin?.signPsbt) return bitcoin.signPsbt(psbtHex);
   if (bitcoin?.signPayment) return bitcoin.signPayment({ address, amount, opReturnData });
   throw new TypeError(`the order needs a bitcoin signer${psbtHex ? '' : ' with signPayment'}, and the signer has none`);
@@ -132,9 +160,19 @@ function signOnramp(bitcoin: BitcoinSigner | undefined, { psbtHex, address, amou
 function sendSourceTransaction(signer: Signers, tx: GatewayTxData): Promise<string> {
   switch (tx.type) {
     case 'evm':
-      return missing(signer.evm, 'an evm sender').sendTransaction({ to: tx.to as `0x${string}`, data: tx.data as `0x${string}`, value: BigInt(tx.value), chain: tx.chain });
+      return missing(signer.evm, 'an evm sender').sendTransaction({
+        to: tx.to as `0x${string}`,
+        data: tx.data as `0x${string}`,
+        value: BigInt(tx.value),
+        chain: tx.chain,
+      });
     case 'tron':
-      return missing(signer.tron, 'a tron sender').sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value), feeLimit: BigInt(tx.feeLimit) });
+      return missing(signer.tron, 'a tron sender').sendTransaction({
+        to: tx.to,
+        data: tx.data,
+        value: BigInt(tx.value),
+        feeLimit: BigInt(tx.feeLimit),
+      });
     case 'solana':
       return missing(signer.solana, 'a solana signer').signAndSendTransaction(decodeSolanaTransaction(tx));
   }

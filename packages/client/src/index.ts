@@ -10,6 +10,7 @@ export {
   GatewayApiError,
   GatewayError,
   GatewayNetworkError,
+  GatewayResponseError,
   GatewayTimeoutError,
   isGatewayApiError,
   isGatewayError,
@@ -22,11 +23,11 @@ export type { RetryOptions } from './retry.js';
 export type { FetchFunction } from './transport.js';
 export { isRoute, isSettled, registeredTxid, routeOf, stateOf, type KeyedEntry } from './unions.js';
 export { decodeSolanaTransaction } from './solana.js';
-export type { OperationError, OperationInput, OperationResult } from './request.js';
 export {
   executeQuote,
   OrderExecutionError,
   type ExecuteQuoteOptions,
+  type ExecutionPayment,
   type ExecutionProgress,
   type ExecutionStep,
   type PaymentRequest,

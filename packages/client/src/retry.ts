@@ -33,7 +33,8 @@ export function resolveRetryPolicy(option: RetryOptions | false | undefined): Re
 export function isRetryable(method: string, error: unknown): error is GatewayClientError {
   if (!isGatewayError(error)) return false;
   if (error.kind === 'http') return error.status === 429 || (method === 'GET' && error.status >= 500);
-  return method === 'GET';
+  // A 2xx answer that is not JSON is an answer, not an outage: reading again would get the same.
+  return method === 'GET' && error.kind !== 'response';
 }
 
 /** "Full jitter" exponential backoff: a random delay up to base * 2^attempt, capped. */

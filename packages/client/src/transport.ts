@@ -6,8 +6,11 @@
 import { GatewayApiError, GatewayNetworkError, GatewayTimeoutError, type GatewayRequestInfo } from './errors.js';
 import { type RetryPolicy, backoffDelay, isRetryable, parseRetryAfter, sleep } from './retry.js';
 
-/** The signature of `globalThis.fetch`. */
-export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+/**
+ * What the client calls for each attempt: `globalThis.fetch`, or a hook of the app's. `init.headers`
+ * is a `Headers` of its own for each attempt, so a hook may change it without touching other calls.
+ */
+export type FetchFunction = (input: string, init: RequestInit & { method: string; headers: Headers }) => Promise<Response>;
 
 export interface TransportOptions {
   fetch: FetchFunction;
@@ -39,7 +42,7 @@ export function createTransport({ fetch, timeoutMs, retry }: TransportOptions): 
 async function sendOnce(
   fetch: FetchFunction,
   url: string,
-  init: RequestInit,
+  init: RequestInit & { method: string },
   timeoutMs: number,
   info: GatewayRequestInfo,
 ): Promise<[Response, string]> {
@@ -51,15 +54,17 @@ async function sendOnce(
   const attempt = timeoutMs > 0 && timeoutMs < Infinity ? new AbortController() : undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const forwardAbort = () => attempt?.abort(caller?.reason);
+  // A fetch that throws instead of rejecting is a hook's bug, not an outage: it propagates as it is,
+  // never retried (fetch itself always rejects).
+  const answer = fetch(url, { ...init, headers: new Headers(init.headers), signal: attempt ? attempt.signal : caller });
   if (attempt) {
     timer = setTimeout(() => attempt.abort(timedOut), timeoutMs);
     caller?.addEventListener('abort', forwardAbort, { once: true });
-    init = { ...init, signal: attempt.signal };
   }
   let response: Response;
   let body: string;
   try {
-    response = await fetch(url, init);
+    response = await answer;
     body = await response.text();
   } catch (cause) {
     if (caller?.aborted) throw caller.reason;

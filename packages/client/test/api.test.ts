@@ -16,9 +16,14 @@ let script: Step[];
 let server: TestServer;
 let sinceStart: number;
 
-const ok = (body: unknown, code = 200): Step => (response) => sendJson(response, code, body);
-const status = (code: number, headers: Record<string, string> = {}): Step => (response) =>
-  sendJson(response, code, { code: code === 429 ? 'EXCEEDED_LIMIT' : 'INTERNAL_ERROR', error: `status ${code}` }, headers);
+const ok =
+  (body: unknown, code = 200): Step =>
+  (response) =>
+    sendJson(response, code, body);
+const status =
+  (code: number, headers: Record<string, string> = {}): Step =>
+  (response) =>
+    sendJson(response, code, { code: code === 429 ? 'EXCEEDED_LIMIT' : 'INTERNAL_ERROR', error: `status ${code}` }, headers);
 
 beforeAll(async () => {
   server = await startTestServer((_request, response, index) => (script[index - sinceStart] ?? status(599))(response));
@@ -103,9 +108,82 @@ describe('openapi-fetch middlewares', () => {
   test('a middleware may send the call elsewhere with a new PreparedRequest', async () => {
     const api = scripted([ok(orders.success)]);
     api.use({
-      onRequest: ({ request }) => new PreparedRequest(request.url.replace('/v4/get-order/', '/v3/get-order/'), { headers: request.headers }) as unknown as Request,
+      onRequest: ({ request }) =>
+        new PreparedRequest(request.url.replace('/v4/get-order/', '/v3/get-order/'), {
+          ...(request as unknown as PreparedRequest).init,
+        }) as unknown as Request,
     });
     await expect(api.GET('/v4/get-order/{id}', { params: { path: { id: 'id' } } })).resolves.toMatchObject({ data: orders.success });
     expect(sent()[0]!.pathname).toBe('/v3/get-order/id');
+    expect(sent()[0]!.headers.authorization).toBe(`Bearer ${apiKey}`);
+  });
+
+  test('a new PreparedRequest from request.init keeps the method, body and signal of a write', async () => {
+    const api = scripted([ok(createdOrders.onramp, 201)]);
+    const controller = new AbortController();
+    let signal: AbortSignal | null = null;
+    api.use({
+      onRequest: ({ request }) => {
+        const moved = new PreparedRequest(request.url.replace('/v4/', '/v3/'), { ...(request as unknown as PreparedRequest).init });
+        signal = moved.signal;
+        return moved as unknown as Request;
+      },
+    });
+    await api.POST('/v4/create-order', { body: quotes.onramp!, signal: controller.signal });
+    expect(signal).toBe(controller.signal);
+    const [request] = sent();
+    expect([request!.method, request!.pathname]).toEqual(['POST', '/v3/create-order']);
+    expect(JSON.parse(request!.body)).toEqual(quotes.onramp);
+  });
+
+  test('a middleware that returns a plain Request is refused (by openapi-fetch, whose Request class is PreparedRequest), and nothing is sent', async () => {
+    const api = scripted([ok(orders.success)]);
+    api.use({ onRequest: ({ request }) => new Request(request.url) });
+    await expect(api.GET('/v4/get-order/{id}', { params: { path: { id: 'id' } } })).rejects.toThrow(
+      'onRequest: must return new Request() or Response() when modifying the request',
+    );
+    expect(sent()).toHaveLength(0);
+  });
+
+  test('an onResponse middleware may clone and read the answer, and the call still gets its data', async () => {
+    const api = scripted([ok(orders.success)]);
+    const read: unknown[] = [];
+    api.use({
+      onResponse: async ({ response }) => {
+        const copy = response.clone();
+        read.push(await copy.json(), copy.status, copy.url, copy.headers.get('content-type'));
+      },
+    });
+    const { data, response } = await api.GET('/v4/get-order/{id}', { params: { path: { id: 'id' } } });
+    expect(data).toEqual(orders.success);
+    expect(read).toEqual([orders.success, 200, `${server.url}/v4/get-order/id`, expect.stringContaining('application/json')]);
+    expect(await response.clone().clone().text()).toBe(JSON.stringify(orders.success));
+  });
+});
+
+describe('parseAs', () => {
+  const call = (api: ReturnType<typeof scripted>, parseAs: 'text' | 'blob' | 'arrayBuffer' | 'stream') =>
+    api.GET('/v4/get-order/{id}', { params: { path: { id: 'id' } }, parseAs });
+  const expected = () => JSON.stringify(orders.success);
+
+  test('text', async () => {
+    expect((await call(scripted([ok(orders.success)]), 'text')).data).toBe(expected());
+  });
+
+  test('blob', async () => {
+    const { data } = await call(scripted([ok(orders.success)]), 'blob');
+    expect(data).toBeInstanceOf(Blob);
+    expect(await (data as Blob).text()).toBe(expected());
+    expect((data as Blob).type).toContain('application/json');
+  });
+
+  test('arrayBuffer', async () => {
+    const { data } = await call(scripted([ok(orders.success)]), 'arrayBuffer');
+    expect(new TextDecoder().decode(data as ArrayBuffer)).toBe(expected());
+  });
+
+  test('stream', async () => {
+    const { data } = await call(scripted([ok(orders.success)]), 'stream');
+    expect(await new Response(data as ReadableStream).text()).toBe(expected());
   });
 });

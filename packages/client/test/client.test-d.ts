@@ -23,12 +23,12 @@ import {
   isGatewayApiError,
   routeOf,
   stateOf,
-  type OperationError,
-  type OperationInput,
-  type OperationResult,
+  type ExecuteQuoteOptions,
   type OrderExecutionError,
   type PaymentRequest,
 } from '../src/index.js';
+import type { Connection } from '../src/connection.js';
+import { createRequest, type OperationError, type OperationInput, type OperationResult } from '../src/request.js';
 
 type Method = HttpMethod & keyof paths[keyof paths];
 
@@ -80,7 +80,86 @@ describe('request layer', () => {
     type ErrorBodies = OperationError<paths[keyof paths][Method]>;
     type ReadByGatewayApiError = { code?: GatewayErrorCodeV4; error?: string; details?: GatewayErrorDetails };
     // (toExtend compares a union member by member and trips over the optional fields; plain assignability does not.)
+    expectTypeOf<ErrorBodies>().not.toBeNever();
     expectTypeOf<[ErrorBodies] extends [ReadByGatewayApiError] ? true : false>().toEqualTypeOf<true>();
+  });
+
+  // What src/request.ts serializes: path and query values that are strings or numbers, a JSON body
+  // that is required or absent, a JSON success body, and no header or cookie parameter. An operation
+  // of the document outside this would be sent wrong, so it fails here.
+  type Operations = Exclude<
+    { [P in keyof paths]: { [M in keyof paths[P] & HttpMethod]: paths[P][M] }[keyof paths[P] & HttpMethod] }[keyof paths],
+    undefined
+  >;
+  type Scalar = string | number;
+  type Params<Op, In extends string> = Op extends { parameters: { [K in In]?: infer P } } ? P : never;
+  type ValuesOf<P> = [P] extends [never] ? never : P extends undefined ? never : P[keyof P];
+  type Misfit<Op> =
+    | (Exclude<ValuesOf<Params<Op, 'path'>>, Scalar> extends never ? never : 'a path value that is not a string or number')
+    | (Exclude<ValuesOf<Params<Op, 'query'>>, Scalar | undefined> extends never ? never : 'a query value that is not a string or number')
+    | ([Params<Op, 'header'> | Params<Op, 'cookie'>] extends [never | undefined] ? never : 'a header or cookie parameter')
+    | (Op extends { requestBody?: never }
+        ? never
+        : Op extends { requestBody: { content: { 'application/json': unknown } } }
+          ? never
+          : 'an optional or non-JSON body')
+    | ([OperationResult<Op>] extends [never | undefined]
+        ? 'no JSON success body'
+        : unknown extends OperationResult<Op>
+          ? 'no JSON success body'
+          : never);
+  type MisfitsOf<Ops> = Ops extends unknown ? (Misfit<Ops> extends never ? never : [Ops, Misfit<Ops>]) : never;
+
+  test('every operation of the document is one the request layer sends as typed', () => {
+    expectTypeOf<Operations>().not.toBeNever();
+    expectTypeOf<MisfitsOf<Operations>>().toBeNever();
+  });
+
+  test('the guard catches each operation the layer would send wrong', () => {
+    const op = <Extra>() =>
+      ({}) as {
+        parameters: { query?: never; header?: never; path?: never; cookie?: never };
+        requestBody?: never;
+        responses: { 200: { content: { 'application/json': string } } };
+      } & Extra;
+    type Fits = ReturnType<typeof op<unknown>>;
+    expectTypeOf<Misfit<Fits>>().toBeNever();
+    expectTypeOf<
+      Misfit<Omit<Fits, 'parameters'> & { parameters: { path: { id: string[] }; query?: never; header?: never; cookie?: never } }>
+    >().not.toBeNever();
+    expectTypeOf<
+      Misfit<Omit<Fits, 'parameters'> & { parameters: { path?: never; query?: { ids?: string[] }; header?: never; cookie?: never } }>
+    >().not.toBeNever();
+    expectTypeOf<
+      Misfit<Omit<Fits, 'parameters'> & { parameters: { path?: never; query?: never; header: { 'x-key': string }; cookie?: never } }>
+    >().not.toBeNever();
+    expectTypeOf<Misfit<Omit<Fits, 'requestBody'> & { requestBody?: { content: { 'application/json': string } } }>>().not.toBeNever();
+    expectTypeOf<Misfit<Omit<Fits, 'responses'> & { responses: { 204: { content?: never } } }>>().not.toBeNever();
+  });
+
+  test('createRequest refuses what the document does not allow, and types the result', async () => {
+    const request = createRequest({} as Connection);
+    // @ts-expect-error the path value is missing
+    void request('GET', '/v4/get-order/{id}', {});
+    // @ts-expect-error the path parameter is misspelled
+    void request('GET', '/v4/get-order/{id}', { path: { ID: 'x' } });
+    // @ts-expect-error the body is missing
+    void request('POST', '/v4/create-order', {});
+    // @ts-expect-error get-order has no POST
+    void request('POST', '/v4/get-order/{id}', { path: { id: 'x' } });
+    // @ts-expect-error not a path of the document
+    void request('GET', '/v4/get-order/{ID}', { path: { id: 'x' } });
+    const params = { srcChain: 'bitcoin', dstChain: 'bob', srcToken: 't', dstToken: 't', amount: '1', recipient: 'r' } as const;
+    // @ts-expect-error amount is required
+    void request('GET', '/v4/get-quote', { query: { srcChain: 'bitcoin', dstChain: 'bob', srcToken: 't', dstToken: 't', recipient: 'r' } });
+    // @ts-expect-error not a query parameter of get-quote
+    void request('GET', '/v4/get-quote', { query: { ...params, extra: 1 } });
+    const order = await request('GET', '/v4/get-order/{id}', { path: { id: 'x' } });
+    expectTypeOf(order).not.toBeAny();
+    expectTypeOf(order).not.toBeNever();
+    expectTypeOf(order).toEqualTypeOf<GatewayOrderInfoV3>();
+    const quote = await request('GET', '/v4/get-quote', { query: params });
+    expectTypeOf(quote).toEqualTypeOf<GatewayQuoteV4>();
   });
 
   test('an operation takes its parameters and body as the document types them', () => {
@@ -145,6 +224,17 @@ describe('executeQuote', () => {
     expectTypeOf(executeQuote(client, quote, { signer: {} })).resolves.toEqualTypeOf<GatewayOrderInfoV3>();
     expectTypeOf(executeQuote(client, quote)).resolves.toEqualTypeOf<PaymentRequest>();
     expectTypeOf(executeQuote(client, quote, { onProgress: () => {} })).resolves.toEqualTypeOf<PaymentRequest>();
+  });
+
+  test('with options whose signer may be absent it resolves to either', () => {
+    const options: ExecuteQuoteOptions = { signer: Math.random() > 0.5 ? {} : undefined };
+    expectTypeOf(executeQuote(client, quote, options)).resolves.toEqualTypeOf<GatewayOrderInfoV3 | PaymentRequest>();
+    expectTypeOf(executeQuote(client, quote, { signer: options.signer })).resolves.toEqualTypeOf<GatewayOrderInfoV3 | PaymentRequest>();
+  });
+
+  test('errors keep what the wallet returned', () => {
+    expectTypeOf<OrderExecutionError['txHash']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<OrderExecutionError['signedTransactionHex']>().toEqualTypeOf<string | undefined>();
   });
 
   test('a PaymentRequest narrows by route', () => {

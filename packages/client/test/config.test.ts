@@ -31,13 +31,16 @@ async function flow(client: ReturnType<typeof createGatewayClient>): Promise<voi
 describe('API key', () => {
   // The length is the document's (@swap-gateway/openapi's apiKeyLength); the client keeps its own
   // constant so that its runtime does not load the document, and this test holds the two equal.
-  test.each([0, 1, apiKeyLength - 1, apiKeyLength + 1, 2 * apiKeyLength])('a key of %i characters is refused before any request', (length) => {
-    const before = server.requests.length;
-    expect(() => createGatewayClient({ baseUrl: server.url, apiKey: 'k'.repeat(length) })).toThrow(
-      new RangeError(`apiKey must be exactly ${apiKeyLength} characters, got ${length}; omit it to call the API without a key`),
-    );
-    expect(server.requests.length).toBe(before);
-  });
+  test.each([0, 1, apiKeyLength - 1, apiKeyLength + 1, 2 * apiKeyLength])(
+    'a key of %i characters is refused before any request',
+    (length) => {
+      const before = server.requests.length;
+      expect(() => createGatewayClient({ baseUrl: server.url, apiKey: 'k'.repeat(length) })).toThrow(
+        new RangeError(`apiKey must be exactly ${apiKeyLength} characters, got ${length}; omit it to call the API without a key`),
+      );
+      expect(server.requests.length).toBe(before);
+    },
+  );
 
   test("a key of the document's length is accepted", () => {
     expect(() => createGatewayClient({ baseUrl: server.url, apiKey: 'k'.repeat(apiKeyLength) })).not.toThrow();
@@ -102,11 +105,53 @@ describe('addresses', () => {
     const client = createGatewayClient({
       baseUrl: server.url,
       fetch: (input, init) => {
-        seen.push(`${init?.method} ${new URL(String(input)).pathname}`);
+        seen.push(`${init.method} ${new URL(input).pathname}`);
         return fetch(input, init);
       },
     });
     await flow(client);
     expect(seen).toEqual(['GET /v4/get-quote', 'POST /v4/create-order', 'PATCH /v4/register-tx', 'GET /v4/get-order/id']);
+  });
+
+  test('a fetch hook gets a Headers of its own per attempt: what it sets goes with that attempt only', async () => {
+    const sentHeaders: (string | null)[] = [];
+    let call = 0;
+    const client = createGatewayClient({
+      baseUrl: server.url,
+      apiKey,
+      headers: { 'x-app': 'a' },
+      fetch: (input, init) => {
+        expect(init.headers).toBeInstanceOf(Headers);
+        sentHeaders.push(init.headers.get('x-trace'));
+        init.headers.set('x-trace', String(++call));
+        init.headers.delete('x-app');
+        return fetch(input, init);
+      },
+    });
+    await flow(client);
+    expect(sentHeaders).toEqual([null, null, null, null]);
+    const last = server.requests.slice(-4);
+    expect(last.map((request) => request.headers['x-trace'])).toEqual(['1', '2', '3', '4']);
+    expect(last.map((request) => request.headers['x-app'])).toEqual([undefined, undefined, undefined, undefined]);
+    expect(last.every((request) => request.headers.authorization === `Bearer ${apiKey}`)).toBe(true);
+    // The options' headers are untouched: the next client call without the hook still sends them.
+    const plain = createGatewayClient({ baseUrl: server.url, headers: { 'x-app': 'a' } });
+    await plain.getOrder('id');
+    expect(server.requests.at(-1)!.headers['x-app']).toBe('a');
+  });
+
+  test('a fetch hook that throws (a bug of the app) fails the call with its error, not retried as an outage', async () => {
+    const bug = new TypeError('init.headers.append is not a function');
+    let calls = 0;
+    const client = createGatewayClient({
+      baseUrl: server.url,
+      retry: { baseDelayMs: 1 },
+      fetch: () => {
+        calls++;
+        throw bug;
+      },
+    });
+    await expect(client.getOrder('id')).rejects.toBe(bug);
+    expect(calls).toBe(1);
   });
 });

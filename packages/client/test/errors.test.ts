@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   GatewayApiError,
   GatewayNetworkError,
+  GatewayResponseError,
   GatewayTimeoutError,
   createGatewayClient,
   isGatewayApiError,
@@ -72,7 +73,10 @@ describe('each detail shape of the document is read as sent', () => {
     branch.type === 'null'
       ? null
       : Object.fromEntries(
-          Object.entries(branch.properties!).map(([name, schema]) => [name, schema.type === 'array' ? ['bc1qflagged', '0xflagged'] : `${name}-value`]),
+          Object.entries(branch.properties!).map(([name, schema]) => [
+            name,
+            schema.type === 'array' ? ['bc1qflagged', '0xflagged'] : `${name}-value`,
+          ]),
         );
 
   test('there are twelve shapes, null included', () => expect(branches).toHaveLength(12));
@@ -135,6 +139,27 @@ describe('bodies that are not the error shape', () => {
     expect(error.code).toBeUndefined();
     expect(error.error).toBe(body.error);
     expect(error.details).toEqual(body.details);
+  });
+});
+
+describe('a 2xx answer that is not JSON', () => {
+  test.each([
+    ['an HTML page', '<html>login</html>', 'a body that is not JSON: <html>login</html>'],
+    ['an empty body', '', 'an empty body'],
+  ])('%s is a GatewayResponseError with the request, the status and the raw body, not retried by waitForOrder', async (_, raw, said) => {
+    let reads = 0;
+    answer = (response) => {
+      reads++;
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end(raw);
+    };
+    const error = (await failure(client.waitForOrder('id', { intervalMs: 1 }))) as GatewayResponseError;
+    expect(error).toBeInstanceOf(GatewayResponseError);
+    expect(isGatewayError(error)).toBe(true);
+    expect(error).toMatchObject({ kind: 'response', method: 'GET', url: `${server.url}/v4/get-order/id`, status: 200, rawBody: raw });
+    expect(error.message).toBe(`GET ${server.url}/v4/get-order/id answered 200 with ${said}`);
+    expect(error.cause).toBeInstanceOf(SyntaxError);
+    expect(reads).toBe(1);
   });
 });
 

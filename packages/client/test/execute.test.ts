@@ -23,6 +23,7 @@ import {
   createGatewayClient,
   decodeSolanaTransaction,
   executeQuote,
+  registeredTxid,
   routeOf,
   stateOf,
   type ExecutionProgress,
@@ -31,7 +32,16 @@ import {
   type TronTransaction,
 } from '../src/index.js';
 import { failure } from './support/failure.js';
-import { bitcoinKey, bitcoinRoot, btcRecipient, evmAccount, onrampQuoteParams, solanaKeypair, tokens, tronAccount } from './support/sandbox.js';
+import {
+  bitcoinKey,
+  bitcoinRoot,
+  btcRecipient,
+  evmAccount,
+  onrampQuoteParams,
+  solanaKeypair,
+  tokens,
+  tronAccount,
+} from './support/sandbox.js';
 
 // Each test runs several requests against a server with a WASM database, on a 2-core machine.
 vi.setConfig({ testTimeout: 30_000 });
@@ -70,7 +80,10 @@ const sandboxUtxos = (address: string) => sandbox.bitcoinUtxos(address);
 const bitcoinWallet = bitcoinjsSigner({ hdNode: bitcoinRoot, utxos: sandboxUtxos, feeRate: 12 });
 const keyWallet = bitcoinjsSigner({ key: bitcoinKey, utxos: sandboxUtxos, feeRate: 12 });
 
-const onrampParams = (extra: Partial<GatewayQuoteParamsV4> = {}): GatewayQuoteParamsV4 => ({ ...onrampQuoteParams(bitcoinWallet.address), ...extra });
+const onrampParams = (extra: Partial<GatewayQuoteParamsV4> = {}): GatewayQuoteParamsV4 => ({
+  ...onrampQuoteParams(bitcoinWallet.address),
+  ...extra,
+});
 
 const offrampParams: GatewayQuoteParamsV4 = {
   srcChain: 'ethereum',
@@ -135,26 +148,34 @@ describe('onramp paid from a bitcoinjs key that owns sandbox UTXOs', () => {
   it.each([
     ['an HD node', bitcoinWallet, bitcoinRoot.derivePath("m/84'/0'/0'/0/0").publicKey],
     ['a key', keyWallet, bitcoinKey.publicKey],
-  ] as const)('signs with %s the PSBT of a quote that names the wallet as sender; the server verifies and broadcasts it; it settles', async (_, wallet, publicKey) => {
-    const quote = await gateway.getQuote(onrampParams({ sender: wallet.address, refundAddress: wallet.address }));
-    const progress = progressRecorder();
-    const order = await executeQuote(gateway, quote, { signer: { bitcoin: wallet }, onProgress: progress.onProgress, wait });
-    await progress.settled();
+  ] as const)(
+    'signs with %s the PSBT of a quote that names the wallet as sender; the server verifies and broadcasts it; it settles',
+    async (_, wallet, publicKey) => {
+      const quote = await gateway.getQuote(onrampParams({ sender: wallet.address, refundAddress: wallet.address }));
+      const progress = progressRecorder();
+      const order = await executeQuote(gateway, quote, { signer: { bitcoin: wallet }, onProgress: progress.onProgress, wait });
+      await progress.settled();
 
-    const orderId = orderIdOf(progress.events);
-    expect(progress.events.map((event) => event.type)).toEqual(['created', 'signed', 'registered', ...progress.events.slice(3).map(() => 'status')]);
-    expect(progress.events.every((event) => event.orderId === orderId)).toBe(true);
-    const created = progress.events[0] as Extract<ExecutionProgress, { type: 'created' }>;
-    expect(routeOf(created.order).route).toBe('onramp');
-    expect((created.order as { onramp: { psbt_hex?: string | null } }).onramp.psbt_hex).toMatch(/^70736274ff/);
+      const orderId = orderIdOf(progress.events);
+      expect(progress.events.map((event) => event.type)).toEqual([
+        'created',
+        'signed',
+        'registered',
+        ...progress.events.slice(3).map(() => 'status'),
+      ]);
+      expect(progress.events.every((event) => event.orderId === orderId)).toBe(true);
+      const created = progress.events[0] as Extract<ExecutionProgress, { type: 'created' }>;
+      expect(routeOf(created.order).route).toBe('onramp');
+      expect((created.order as { onramp: { psbt_hex?: string | null } }).onramp.psbt_hex).toMatch(/^70736274ff/);
 
-    expect(order.id).toBe(orderId);
-    expect(stateOf(order).state).toBe('success');
-    const { txid } = progress.events[2] as Extract<ExecutionProgress, { type: 'registered' }>;
-    expect(order.srcInfo.txHash).toBe(txid);
-    const broadcast = broadcasts().find((hex) => bitcoin.Transaction.fromHex(hex).getId() === txid)!;
-    expect(inputKeys(broadcast).every((key) => key === Buffer.from(publicKey).toString('hex'))).toBe(true);
-  });
+      expect(order.id).toBe(orderId);
+      expect(stateOf(order).state).toBe('success');
+      const { txid } = progress.events[2] as Extract<ExecutionProgress, { type: 'registered' }>;
+      expect(order.srcInfo.txHash).toBe(txid);
+      const broadcast = broadcasts().find((hex) => bitcoin.Transaction.fromHex(hex).getId() === txid)!;
+      expect(inputKeys(broadcast).every((key) => key === Buffer.from(publicKey).toString('hex'))).toBe(true);
+    },
+  );
 
   it('builds, signs and pays the deposit address with the OP_RETURN when the quote named no sender; it settles', async () => {
     const quote = await gateway.getQuote(onrampParams());
@@ -162,13 +183,17 @@ describe('onramp paid from a bitcoinjs key that owns sandbox UTXOs', () => {
     const order = await executeQuote(gateway, quote, { signer: { bitcoin: bitcoinWallet }, onProgress: progress.onProgress, wait });
     await progress.settled();
 
-    const created = (progress.events[0] as Extract<ExecutionProgress, { type: 'created' }>).order as { onramp: { address: string; op_return_data: string; psbt_hex?: string | null } };
+    const created = (progress.events[0] as Extract<ExecutionProgress, { type: 'created' }>).order as {
+      onramp: { address: string; op_return_data: string; psbt_hex?: string | null };
+    };
     expect(created.onramp.psbt_hex ?? null).toBeNull();
     expect(stateOf(order).state).toBe('success');
     const { txid } = progress.events.find((event) => event.type === 'registered') as Extract<ExecutionProgress, { type: 'registered' }>;
     const paid = bitcoin.Transaction.fromHex(broadcasts().find((hex) => bitcoin.Transaction.fromHex(hex).getId() === txid)!);
     const deposit = bitcoin.address.toOutputScript(created.onramp.address);
-    expect(paid.outs.find((output) => Buffer.from(output.script).equals(Buffer.from(deposit)))!.value).toBe(BigInt((quote as { onramp: { inputAmount: { amount: string } } }).onramp.inputAmount.amount));
+    expect(paid.outs.find((output) => Buffer.from(output.script).equals(Buffer.from(deposit)))!.value).toBe(
+      BigInt((quote as { onramp: { inputAmount: { amount: string } } }).onramp.inputAmount.amount),
+    );
     expect(paid.outs.some((output) => Buffer.from(output.script).toString('hex').endsWith(created.onramp.op_return_data))).toBe(true);
   });
 });
@@ -182,7 +207,9 @@ describe('offramp with the viem adapter', () => {
     const order = await executeQuote(gateway, quote, { signer: { evm: viemSender(walletClient) }, onProgress: progress.onProgress, wait });
     await progress.settled();
 
-    const created = (progress.events[0] as Extract<ExecutionProgress, { type: 'created' }>).order as { offramp: { tx: { to: string; data: string; value: string } } };
+    const created = (progress.events[0] as Extract<ExecutionProgress, { type: 'created' }>).order as {
+      offramp: { tx: { to: string; data: string; value: string } };
+    };
     expect(progress.events.map((event) => event.type).slice(0, 2)).toEqual(['created', 'sent']);
     expect(sent).toHaveLength(1);
     const transaction = parseTransaction(sent[0]!);
@@ -198,7 +225,14 @@ describe('offramp with the viem adapter', () => {
 
 describe('offramp from Tron with a TronSender of the app', () => {
   it('gets the transaction with bigint value and fee limit, and its broadcast settles the order', async () => {
-    const quote = await gateway.getQuote({ ...offrampParams, srcChain: 'tron', srcToken: tokens.usdtTron, amount: '500000000', sender: undefined, refundAddress: tronAccount });
+    const quote = await gateway.getQuote({
+      ...offrampParams,
+      srcChain: 'tron',
+      srcToken: tokens.usdtTron,
+      amount: '500000000',
+      sender: undefined,
+      refundAddress: tronAccount,
+    });
     const progress = progressRecorder();
     const received: TronTransaction[] = [];
     const tron = {
@@ -213,7 +247,9 @@ describe('offramp from Tron with a TronSender of the app', () => {
     const order = await executeQuote(gateway, quote, { signer: { tron }, onProgress: progress.onProgress, wait });
     await progress.settled();
 
-    const created = (progress.events[0] as Extract<ExecutionProgress, { type: 'created' }>).order as { offramp: { tx: { type: 'tron'; to: string; data: string; value: string; feeLimit: string } } };
+    const created = (progress.events[0] as Extract<ExecutionProgress, { type: 'created' }>).order as {
+      offramp: { tx: { type: 'tron'; to: string; data: string; value: string; feeLimit: string } };
+    };
     const { tx } = created.offramp;
     expect(received).toEqual([{ to: tx.to, data: tx.data, value: BigInt(tx.value), feeLimit: BigInt(tx.feeLimit) }]);
     expect(order.srcInfo.txHash).toBe((progress.events[1] as Extract<ExecutionProgress, { type: 'sent' }>).txHash);
@@ -233,33 +269,46 @@ describe('token swap from Solana signed by a @solana/web3.js Keypair', () => {
         },
       },
     ],
-  ] as const)('signs the decoded message with %s, the signature verifies, and it broadcasts through the sandbox; it settles', async (_, signWith) => {
-    const quote = await gateway.getQuote(solanaParams);
-    const progress = progressRecorder();
-    const sent: VersionedTransaction[] = [];
-    const connection = {
-      async sendRawTransaction(raw: Uint8Array | Buffer | number[]) {
-        const transaction = VersionedTransaction.deserialize(Uint8Array.from(raw));
-        sent.push(transaction);
-        const signature = bs58.encode(transaction.signatures[0]!);
-        await sandbox.sourceSent(orderIdOf(progress.events), signature);
-        return signature;
-      },
-    };
-    const order = await executeQuote(gateway, quote, { signer: { solana: solanaSigner({ connection, ...signWith }) }, onProgress: progress.onProgress, wait });
-    await progress.settled();
+  ] as const)(
+    'signs the decoded message with %s, the signature verifies, and it broadcasts through the sandbox; it settles',
+    async (_, signWith) => {
+      const quote = await gateway.getQuote(solanaParams);
+      const progress = progressRecorder();
+      const sent: VersionedTransaction[] = [];
+      const connection = {
+        async sendRawTransaction(raw: Uint8Array | Buffer | number[]) {
+          const transaction = VersionedTransaction.deserialize(Uint8Array.from(raw));
+          sent.push(transaction);
+          const signature = bs58.encode(transaction.signatures[0]!);
+          await sandbox.sourceSent(orderIdOf(progress.events), signature);
+          return signature;
+        },
+      };
+      const order = await executeQuote(gateway, quote, {
+        signer: { solana: solanaSigner({ connection, ...signWith }) },
+        onProgress: progress.onProgress,
+        wait,
+      });
+      await progress.settled();
 
-    const created = (progress.events[0] as Extract<ExecutionProgress, { type: 'created' }>).order as { tokenSwap: { tx: { type: 'solana'; chainId: number; transaction: string } } };
-    const unsigned = VersionedTransaction.deserialize(decodeSolanaTransaction(created.tokenSwap.tx));
-    const [signed] = sent;
-    expect(Buffer.from(signed!.message.serialize()).equals(Buffer.from(unsigned.message.serialize()))).toBe(true);
-    // Ed25519 over the message bytes, with the keypair's public key (the transaction's fee payer).
-    const publicKey = createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), solanaKeypair.publicKey.toBuffer()]), format: 'der', type: 'spki' });
-    expect(signed!.message.staticAccountKeys[0]!.equals(solanaKeypair.publicKey)).toBe(true);
-    expect(verify(null, signed!.message.serialize(), publicKey, signed!.signatures[0]!)).toBe(true);
-    expect(order.srcInfo.txHash).toBe(bs58.encode(signed!.signatures[0]!));
-    expect(stateOf(order).state).toBe('success');
-  });
+      const created = (progress.events[0] as Extract<ExecutionProgress, { type: 'created' }>).order as {
+        tokenSwap: { tx: { type: 'solana'; chainId: number; transaction: string } };
+      };
+      const unsigned = VersionedTransaction.deserialize(decodeSolanaTransaction(created.tokenSwap.tx));
+      const [signed] = sent;
+      expect(Buffer.from(signed!.message.serialize()).equals(Buffer.from(unsigned.message.serialize()))).toBe(true);
+      // Ed25519 over the message bytes, with the keypair's public key (the transaction's fee payer).
+      const publicKey = createPublicKey({
+        key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), solanaKeypair.publicKey.toBuffer()]),
+        format: 'der',
+        type: 'spki',
+      });
+      expect(signed!.message.staticAccountKeys[0]!.equals(solanaKeypair.publicKey)).toBe(true);
+      expect(verify(null, signed!.message.serialize(), publicKey, signed!.signatures[0]!)).toBe(true);
+      expect(order.srcInfo.txHash).toBe(bs58.encode(signed!.signatures[0]!));
+      expect(stateOf(order).state).toBe('success');
+    },
+  );
 });
 
 describe('walletless', () => {
@@ -268,7 +317,9 @@ describe('walletless', () => {
     const events: ExecutionProgress[] = [];
     const request = await executeQuote(gateway, quote, { onProgress: (event) => events.push(event) });
     if (request.route !== 'onramp') throw new Error('expected an onramp');
-    const created = (events[0] as Extract<ExecutionProgress, { type: 'created' }>).order as { onramp: { order_id: string; address: string; op_return_data: string } };
+    const created = (events[0] as Extract<ExecutionProgress, { type: 'created' }>).order as {
+      onramp: { order_id: string; address: string; op_return_data: string };
+    };
     expect(events.map((event) => event.type)).toEqual(['created']);
     expect(request).toEqual({
       route: 'onramp',
@@ -291,7 +342,12 @@ describe('walletless', () => {
     const request = await executeQuote(gateway, await gateway.getQuote(offrampParams));
     if (request.route === 'onramp') throw new Error('expected an offramp');
     expect(request.route).toBe('offramp');
-    expect(request.tx).toMatchObject({ type: 'evm', chain: 'ethereum', to: expect.stringMatching(/^0x/), data: expect.stringMatching(/^0x/) });
+    expect(request.tx).toMatchObject({
+      type: 'evm',
+      chain: 'ethereum',
+      to: expect.stringMatching(/^0x/),
+      data: expect.stringMatching(/^0x/),
+    });
     expect((await gateway.getOrder(request.orderId)).id).toBe(request.orderId);
   });
 });
@@ -314,14 +370,19 @@ describe('every step after create-order that fails carries the order id', () => 
     const quote = await gateway.getQuote(onrampParams());
     const refused = new Error('user rejected the request');
     const error = await executionFailure((events) =>
-      executeQuote(gateway, quote, { signer: { bitcoin: { signPayment: () => Promise.reject(refused) } }, onProgress: (event) => events.push(event) }),
+      executeQuote(gateway, quote, {
+        signer: { bitcoin: { signPayment: () => Promise.reject(refused) } },
+        onProgress: (event) => events.push(event),
+      }),
     );
     expect(error).toMatchObject({ step: 'sign', cause: refused });
   });
 
   it('send: no sender for the source chain', async () => {
     const quote = await gateway.getQuote(offrampParams);
-    const error = await executionFailure((events) => executeQuote(gateway, quote, { signer: { bitcoin: bitcoinWallet }, onProgress: (event) => events.push(event) }));
+    const error = await executionFailure((events) =>
+      executeQuote(gateway, quote, { signer: { bitcoin: bitcoinWallet }, onProgress: (event) => events.push(event) }),
+    );
     expect(error.step).toBe('send');
     expect(error.cause).toBeInstanceOf(TypeError);
   });
@@ -338,7 +399,9 @@ describe('every step after create-order that fails carries the order id', () => 
       },
     };
     const before = broadcasts().length;
-    const error = await executionFailure((events) => executeQuote(gateway, quote, { signer: { bitcoin: forger }, onProgress: (event) => events.push(event) }));
+    const error = await executionFailure((events) =>
+      executeQuote(gateway, quote, { signer: { bitcoin: forger }, onProgress: (event) => events.push(event) }),
+    );
     expect(error.step).toBe('register');
     expect(error.cause).toBeInstanceOf(GatewayApiError);
     expect((error.cause as GatewayApiError).status).toBe(400);
@@ -347,8 +410,14 @@ describe('every step after create-order that fails carries the order id', () => 
 
   it('send: the EVM node refuses the transaction', async () => {
     const quote = await gateway.getQuote(offrampParams);
-    const walletClient = createWalletClient({ account: evmAccount, chain: mainnet, transport: custom({ request: () => Promise.reject(new Error('node unreachable')) }) });
-    const error = await executionFailure((events) => executeQuote(gateway, quote, { signer: { evm: viemSender(walletClient) }, onProgress: (event) => events.push(event) }));
+    const walletClient = createWalletClient({
+      account: evmAccount,
+      chain: mainnet,
+      transport: custom({ request: () => Promise.reject(new Error('node unreachable')) }),
+    });
+    const error = await executionFailure((events) =>
+      executeQuote(gateway, quote, { signer: { evm: viemSender(walletClient) }, onProgress: (event) => events.push(event) }),
+    );
     expect(error.step).toBe('send');
   });
 
@@ -371,10 +440,89 @@ describe('every step after create-order that fails carries the order id', () => 
     expect(sent).toEqual([]);
   });
 
+  it('an abort while the wallet broadcasts: the step is past send, the error carries the hash and the sent event came', async () => {
+    const quote = await gateway.getQuote(offrampParams);
+    const controller = new AbortController();
+    const reason = new Error('user left the page');
+    const txHash = `0x${'ab'.repeat(32)}`;
+    const evm = {
+      async sendTransaction() {
+        controller.abort(reason);
+        return txHash;
+      },
+    };
+    let events: ExecutionProgress[] = [];
+    const error = await executionFailure((recorded) => {
+      events = recorded;
+      return executeQuote(gateway, quote, { signer: { evm }, signal: controller.signal, onProgress: (event) => recorded.push(event) });
+    });
+    expect(error).toMatchObject({ step: 'wait', cause: reason, txHash, signedTransactionHex: undefined });
+    expect(events.map((event) => event.type)).toEqual(['created', 'sent']);
+  });
+
+  it('an onProgress that throws on sent: the step is past send and the error carries the hash', async () => {
+    const quote = await gateway.getQuote(offrampParams);
+    const txHash = `0x${'cd'.repeat(32)}`;
+    const broken = new Error('progress handler bug');
+    const error = await executionFailure((events) =>
+      executeQuote(gateway, quote, {
+        signer: { evm: { sendTransaction: async () => txHash } },
+        onProgress(event) {
+          events.push(event);
+          if (event.type === 'sent') throw broken;
+        },
+      }),
+    );
+    expect(error).toMatchObject({ step: 'wait', cause: broken, txHash });
+  });
+
+  it('an abort while the wallet signs an onramp: the step is register, the error carries the signed transaction, nothing is registered', async () => {
+    const quote = await gateway.getQuote(onrampParams());
+    const controller = new AbortController();
+    const reason = new Error('user left the page');
+    const signPayment = async (payment: Parameters<typeof bitcoinWallet.signPayment>[0]) => {
+      const hex = await bitcoinWallet.signPayment(payment);
+      controller.abort(reason);
+      return hex;
+    };
+    const before = broadcasts().length;
+    const error = await executionFailure((events) =>
+      executeQuote(gateway, quote, {
+        signer: { bitcoin: { signPayment } },
+        signal: controller.signal,
+        onProgress: (event) => events.push(event),
+      }),
+    );
+    expect(error).toMatchObject({ step: 'register', cause: reason, txHash: undefined });
+    expect(bitcoin.Transaction.fromHex(error.signedTransactionHex!).outs.length).toBeGreaterThan(0);
+    expect(broadcasts()).toHaveLength(before);
+  });
+
+  it('an onProgress that throws on signed: the step is register and the signed transaction can still be registered', async () => {
+    const quote = await gateway.getQuote(onrampParams());
+    const broken = new Error('progress handler bug');
+    const error = await executionFailure((events) =>
+      executeQuote(gateway, quote, {
+        signer: { bitcoin: bitcoinWallet },
+        onProgress(event) {
+          events.push(event);
+          if (event.type === 'signed') throw broken;
+        },
+      }),
+    );
+    expect(error).toMatchObject({ step: 'register', cause: broken });
+    const registered = await gateway.registerTx({ onramp: { order_id: error.orderId, bitcoin_tx_hex: error.signedTransactionHex! } });
+    expect(registeredTxid(registered)).toBe(bitcoin.Transaction.fromHex(error.signedTransactionHex!).getId());
+  });
+
   it('wait: the order is not settled in time, and the last order read is kept', async () => {
     const quote = await gateway.getQuote(onrampParams());
     const error = await executionFailure((events) =>
-      executeQuote(gateway, quote, { signer: { bitcoin: bitcoinWallet }, onProgress: (event) => events.push(event), wait: { intervalMs: 20, timeoutMs: 100 } }),
+      executeQuote(gateway, quote, {
+        signer: { bitcoin: bitcoinWallet },
+        onProgress: (event) => events.push(event),
+        wait: { intervalMs: 20, timeoutMs: 100 },
+      }),
     );
     expect(error.step).toBe('wait');
     expect(error.cause).toBeInstanceOf(GatewayTimeoutError);

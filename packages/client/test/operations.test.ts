@@ -158,3 +158,18 @@ test('path parameters are percent-encoded', async () => {
   await client.getOrder('a/b c');
   expect(server.requests.at(-1)!.pathname).toBe('/v4/get-order/a%2Fb%20c');
 });
+
+describe("path values that would make the URL another operation's are refused before any request", () => {
+  test.each(['', '.', '..', undefined as unknown as string])('getOrder(%j)', async (id) => {
+    current = cases.getOrderV4;
+    const before = server.requests.length;
+    await expect(client.getOrder(id)).rejects.toThrow(new RangeError(`id must not be ${id ? `'${id}'` : 'empty'}`));
+    expect(server.requests.length).toBe(before);
+  });
+
+  test('a value that only contains dots is sent, encoded', async () => {
+    current = cases.getOrderV4;
+    await client.getOrder('...');
+    expect(server.requests.at(-1)!.pathname).toBe('/v4/get-order/...');
+  });
+});
