@@ -4,7 +4,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { GatewayApiError, GatewayNetworkError, GatewayTimeoutError, createGatewayClient } from '../src/index.js';
+import { type GatewayApiError, GatewayNetworkError, GatewayTimeoutError, createGatewayClient } from '../src/index.js';
 import { backoffDelay, parseRetryAfter, resolveRetryPolicy } from '../src/retry.js';
 import { createdOrders, orders, quotes, registerTxBody } from './support/fixtures.js';
 import { type TestServer, dropConnection, sendJson, startTestServer } from './support/server.js';
