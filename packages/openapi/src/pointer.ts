@@ -73,22 +73,3 @@ export function resolveReference<T = Record<string, unknown>>(document: unknown,
 export function resolveRef<T = Record<string, unknown>>(document: unknown, node: unknown): T {
   return resolveReference<T>(document, node).value;
 }
-
-/**
- * Walks a path of keys through the document, following the `$ref`s met on the way (a response or
- * parameter given by reference to components), and returns the pointer where the path ends. The
- * value at the end is not itself followed. Throws when the path does not exist.
- */
-export function locate(document: unknown, segments: readonly string[]): string {
-  let node: unknown = document;
-  let at: string[] = [];
-  for (const segment of segments) {
-    const { value, pointer } = resolveReference<unknown>(document, node, pointerTo(at));
-    if (pointer !== undefined) at = pointerSegments(pointer);
-    const next = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[segment] : undefined;
-    if (next === undefined) throw new DocumentError(`the document has nothing at ${pointerTo([...at, segment])}`, pointerTo([...at, segment]));
-    node = next;
-    at = [...at, segment];
-  }
-  return pointerTo(at);
-}

@@ -11,6 +11,7 @@ import {
   createSchemaValidator,
   DocumentError,
   documentedCodes,
+  documentedErrorCodes,
   documentedResponse,
   emptyPathParameterAnswer,
   escapePointer,
@@ -18,7 +19,6 @@ import {
   failureStatuses,
   jsonContent,
   loadBundle,
-  locate,
   malformedRequestAnswer,
   matchOperation,
   pointerSegments,
@@ -75,13 +75,6 @@ describe('pointers and $ref', () => {
     expect(() => resolveRef(broken, { $ref: '#/components/schemas/Loop' })).toThrow(/\$ref cycle: #\/components\/schemas\/Loop → #\/components\/schemas\/Loop2 → #\/components\/schemas\/Loop$/);
     expect(() => resolveRef(broken, { $ref: './Id.yaml' })).toThrow(/external reference \.\/Id\.yaml/);
     expect(() => resolveRef(broken, { $ref: '#/components/schemas/Missing' })).toThrow(DocumentError);
-  });
-
-  it('locates a path of keys through the references met on the way, and refuses one that is not there', () => {
-    expect(locate(document, ['paths', '/v4/create-order', 'post', 'responses', '401', 'content', 'application/json', 'schema'])).toBe(
-      '#/components/responses/UnauthorizedV4/content/application~1json/schema',
-    );
-    expect(() => locate(document, ['paths', '/v4/create-order', 'post', 'responses', '418'])).toThrow('the document has nothing at #/paths/~1v4~1create-order/post/responses/418');
   });
 });
 
@@ -154,12 +147,12 @@ describe('readOperations', () => {
     const createOrder = byId('createOrderV4');
     const body = jsonContent(createOrder.requestBody)!;
     expect(createOrder.requestBody?.required).toBe(true);
-    expect(body.schemaPointer).toBe(validator.requestBodyPointer('/v4/create-order', 'post'));
+    expect(body.schemaPointer).toBe('#/paths/~1v4~1create-order/post/requestBody/content/application~1json/schema');
     expect(validator.validate(body.schemaPointer!, body.examples.onramp!.value).valid).toBe(true);
     expect(Object.keys(createOrder.responses)).toEqual(['201', '400', '401', '429', '500']);
     const unauthorized = createOrder.responses['401']!;
     expect(unauthorized.pointer).toBe('#/components/responses/UnauthorizedV4');
-    expect(jsonContent(unauthorized)!.schemaPointer).toBe(validator.responsePointer('/v4/create-order', 'post', '401'));
+    expect(jsonContent(unauthorized)!.schemaPointer).toBe('#/components/responses/UnauthorizedV4/content/application~1json/schema');
     expect(jsonContent(unauthorized)!.examples.keyLength!.value).toMatchObject({ code: 'INVALID_REQUEST' });
     const retryAfter = createOrder.responses['429']!.headers.find((header) => header.name === 'Retry-After');
     expect(retryAfter).toMatchObject({ required: true, pointer: '#/components/headers/RetryAfter', schemaPointer: '#/components/headers/RetryAfter/schema' });
@@ -283,5 +276,30 @@ describe('edge rules', () => {
   it('answers an empty path parameter with 404: the operation\'s own where it documents one', () => {
     expect(emptyPathParameterAnswer(byId('getOrderV4'))).toEqual({ status: 404, code: 'ORDER_NOT_FOUND', example: notFound });
     expect(emptyPathParameterAnswer(byId('getOrdersV3'))).toEqual({ status: 404, code: 'INVALID_REQUEST' });
+  });
+});
+
+describe('documentedErrorCodes', () => {
+  const codes = (schemaName: string) => documentedErrorCodes(document, schemaName).map((entry) => entry.code);
+
+  it("lists an error-code schema's codes with their annotations, through its $refs and branches", () => {
+    const v3 = codes('GatewayErrorCodeV3');
+    expect(v3).toEqual(expect.arrayContaining(['INVALID_REQUEST', 'ORDER_NOT_FOUND']));
+    // V4's schema is V3's (by $ref) or a code added in V4: every V3 code first, then the added ones.
+    expect(codes('GatewayErrorCodeV4').slice(0, v3.length)).toEqual(v3);
+    expect(codes('GatewayErrorCodeV4').length).toBeGreaterThan(v3.length);
+    expect(new Set(codes('GatewayErrorCodeV4')).size).toBe(codes('GatewayErrorCodeV4').length);
+    const invalidRequest = documentedErrorCodes(document, 'GatewayErrorCodeV4').find((entry) => entry.code === 'INVALID_REQUEST')!;
+    expect(invalidRequest.meaning).toEqual(expect.any(String));
+    expect(invalidRequest.introducedIn).toEqual(expect.any(String));
+  });
+
+  it('gives no annotation where the enum has none, and refuses a schema the document does not have', () => {
+    const plain = sample({ components: { schemas: { Codes: { anyOf: [{ enum: ['A'] }, { $ref: '#/components/schemas/More' }] }, More: { enum: ['B'] } } } });
+    expect(documentedErrorCodes(plain, 'Codes')).toEqual([
+      { code: 'A', meaning: undefined, introducedIn: undefined },
+      { code: 'B', meaning: undefined, introducedIn: undefined },
+    ]);
+    expect(() => documentedErrorCodes(plain, 'Gone')).toThrow(DocumentError);
   });
 });
