@@ -4,7 +4,8 @@
  * whole operation is added or removed.
  */
 import { compareSchemas, compareValues, type Change, type Direction } from './compare-schema.js';
-import { dereference, isObject, type Json, type JsonObject, type JsonDocument, type Operation } from './document.js';
+import type { Operation } from '@swap-gateway/openapi';
+import { definitionOf, dereference, isJsonObject, type Json, type JsonObject, type JsonDocument } from './document.js';
 import { summarizeSchema } from './schema-shape.js';
 
 /** One side of a comparison: an operation and the document its `$ref`s point into. */
@@ -35,11 +36,11 @@ function compareDeprecation(base: Operation, head: Operation): Change[] {
 
 /** Each alternative of `security` as `apiKey`, `a+b`, or `anonymous` for `{}` (and for no security at all). */
 function securityAlternatives(side: OperationSide): Set<string> {
-  const requirements = side.operation.definition.security ?? side.document.security;
+  const requirements = definitionOf(side.operation).security ?? side.document.security;
   if (!Array.isArray(requirements) || requirements.length === 0) return new Set(['anonymous']);
   return new Set(
     requirements.map((requirement) => {
-      const schemes = isObject(requirement) ? Object.keys(requirement).sort() : [];
+      const schemes = isJsonObject(requirement) ? Object.keys(requirement).sort() : [];
       return schemes.length === 0 ? 'anonymous' : schemes.join('+');
     }),
   );
@@ -67,8 +68,8 @@ function compareSecurity(base: OperationSide, head: OperationSide): Change[] {
 /** The schema of a parameter or header: `schema`, or the one of its single `content` entry. */
 function valueSchema(definition: JsonObject): Json | undefined {
   if (definition.schema !== undefined) return definition.schema;
-  const content = isObject(definition.content) ? Object.values(definition.content)[0] : undefined;
-  return isObject(content) ? content.schema : undefined;
+  const content = isJsonObject(definition.content) ? Object.values(definition.content)[0] : undefined;
+  return isJsonObject(content) ? content.schema : undefined;
 }
 
 /**
@@ -79,10 +80,9 @@ function parametersByKey(operation: Operation): Map<string, JsonObject> {
   const positions = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
   const byKey = new Map<string, JsonObject>();
   for (const parameter of operation.parameters) {
-    const where = String(parameter.in);
-    const name = String(parameter.name);
+    const { in: where, name } = parameter;
     const key = where === 'path' ? `path:#${positions.indexOf(name)}` : `${where}:${where === 'header' ? name.toLowerCase() : name}`;
-    byKey.set(key, parameter);
+    byKey.set(key, definitionOf(parameter));
   }
   return byKey;
 }
@@ -145,16 +145,16 @@ function compareContent(
       changes.push({ severity: 'compatible', rule: 'media-type-added', location, message: `media type ${mediaType} added` });
       continue;
     }
-    const schemaBefore = summarizeSchema(base.document, isObject(was) ? was.schema : undefined);
-    const schemaAfter = summarizeSchema(head.document, isObject(media) ? media.schema : undefined);
+    const schemaBefore = summarizeSchema(base.document, isJsonObject(was) ? was.schema : undefined);
+    const schemaAfter = summarizeSchema(head.document, isJsonObject(media) ? media.schema : undefined);
     changes.push(...compareSchemas(schemaBefore, schemaAfter, direction, location));
   }
   return changes;
 }
 
 function compareRequestBodies(base: OperationSide, head: OperationSide): Change[] {
-  const before = dereference(base.document, base.operation.definition.requestBody);
-  const after = dereference(head.document, head.operation.definition.requestBody);
+  const before = dereference(base.document, definitionOf(base.operation).requestBody);
+  const after = dereference(head.document, definitionOf(head.operation).requestBody);
   if (!before && !after) return [];
   if (!after) return [{ severity: 'breaking', rule: 'request-body-removed', location: 'request body', message: 'removed: a client that sends one is no longer understood' }];
   if (!before) {
@@ -171,14 +171,18 @@ function compareRequestBodies(base: OperationSide, head: OperationSide): Change[
   if (before.required === true && after.required !== true) {
     changes.push({ severity: 'compatible', rule: 'request-body-optional', location: 'request body', message: 'no longer required' });
   }
-  const contentBefore = isObject(before.content) ? before.content : {};
-  const contentAfter = isObject(after.content) ? after.content : {};
+  const contentBefore = isJsonObject(before.content) ? before.content : {};
+  const contentAfter = isJsonObject(after.content) ? after.content : {};
   return [...changes, ...compareContent(base, head, contentBefore, contentAfter, 'request', 'request')];
 }
 
 function compareResponses(base: OperationSide, head: OperationSide): Change[] {
-  const before = isObject(base.operation.definition.responses) ? base.operation.definition.responses : {};
-  const after = isObject(head.operation.definition.responses) ? head.operation.definition.responses : {};
+  const responsesOf = (side: OperationSide) => {
+    const { responses } = definitionOf(side.operation);
+    return isJsonObject(responses) ? responses : {};
+  };
+  const before = responsesOf(base);
+  const after = responsesOf(head);
   const changes: Change[] = [];
   for (const status of Object.keys(before)) {
     if (!(status in after)) {
@@ -194,8 +198,8 @@ function compareResponses(base: OperationSide, head: OperationSide): Change[] {
     const was = dereference(base.document, before[status]) ?? {};
     const now = dereference(head.document, after[status]) ?? {};
     changes.push(...compareHeaders(base, head, was, now, prefix));
-    const contentBefore = isObject(was.content) ? was.content : {};
-    const contentAfter = isObject(now.content) ? now.content : {};
+    const contentBefore = isJsonObject(was.content) ? was.content : {};
+    const contentAfter = isJsonObject(now.content) ? now.content : {};
     changes.push(...compareContent(base, head, contentBefore, contentAfter, 'response', prefix));
   }
   return changes;
@@ -204,7 +208,7 @@ function compareResponses(base: OperationSide, head: OperationSide): Change[] {
 function compareHeaders(base: OperationSide, head: OperationSide, was: JsonObject, now: JsonObject, prefix: string): Change[] {
   const byName = (side: OperationSide, response: JsonObject): Map<string, { name: string; header: JsonObject }> =>
     new Map(
-      Object.entries(isObject(response.headers) ? response.headers : {}).map(([name, header]) => [
+      Object.entries(isJsonObject(response.headers) ? response.headers : {}).map(([name, header]) => [
         name.toLowerCase(),
         { name, header: dereference(side.document, header) ?? {} },
       ]),
