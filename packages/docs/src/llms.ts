@@ -43,7 +43,12 @@ function plainMarkdown(markdown: string, headingLevelsDown = 0): string {
 }
 
 function parameterRows(operation: PublishedOperation): string[][] {
-  return operation.parameters.map((parameter) => [code(parameter.name), parameter.in, parameter.required ? 'yes' : 'no', escapeCell(parameter.description ?? '')]);
+  return operation.parameters.map((parameter) => [
+    code(parameter.name),
+    parameter.in,
+    parameter.required ? 'yes' : 'no',
+    escapeCell(parameter.description ?? ''),
+  ]);
 }
 
 /** One operation of the reference, in Markdown. */
@@ -62,14 +67,35 @@ function operationMarkdown(document: OpenApiDocument, operation: PublishedOperat
   if (surface.requestBody) {
     const { required, schema, fields } = surface.requestBody;
     lines.push(`Request body (${required ? 'required' : 'optional'}${schema ? `, ${code(schema)}` : ''}):`, '');
-    lines.push(table(['Field', 'Required', 'Type'], fields.map((field) => [field.path ? code(field.path) : '(body)', field.required ? 'yes' : 'no', escapeCell(field.type)])), '');
+    lines.push(
+      table(
+        ['Field', 'Required', 'Type'],
+        fields.map((field) => [field.path ? code(field.path) : '(body)', field.required ? 'yes' : 'no', escapeCell(field.type)]),
+      ),
+      '',
+    );
   }
-  lines.push(table(['Status', 'Schema', 'Description'], surface.responses.map((response) => [response.status, response.schema ? code(response.schema) : '', escapeCell(response.description)])), '');
-  for (const sample of samplesOf(operation)) lines.push(`**${sample.language.label}** (${sample.relativePath})`, '', fence(sample.language.highlight, sample.source), '');
+  lines.push(
+    table(
+      ['Status', 'Schema', 'Description'],
+      surface.responses.map((response) => [
+        response.status,
+        response.schema ? code(response.schema) : '',
+        escapeCell(response.description),
+      ]),
+    ),
+    '',
+  );
+  for (const sample of samplesOf(operation))
+    lines.push(`**${sample.language.label}** (${sample.relativePath})`, '', fence(sample.language.highlight, sample.source), '');
   return lines.join('\n');
 }
 
-export function llmsFullMarkdown(options: { guides: GuideText[]; versions: Record<'v4' | 'v3', OpenApiDocument>; combined: OpenApiDocument }): string {
+export function llmsFullMarkdown(options: {
+  guides: GuideText[];
+  versions: Record<'v4' | 'v3', OpenApiDocument>;
+  combined: OpenApiDocument;
+}): string {
   const { guides, versions, combined } = options;
   const parts = [
     '# Swap Gateway API: guides and reference',
@@ -94,12 +120,21 @@ export function llmsFullMarkdown(options: { guides: GuideText[]; versions: Recor
 
 /** The guides' descriptions are read from their HTML: the few entities the renderer writes, back to text. */
 const decodeEntities = (text: string) =>
-  text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 export function llmsTxt(options: { guides: GuideText[]; operations: PublishedOperation[]; description: string }): string {
   const link = (label: string, href: string, note = '') => `- [${label}](${href})${note ? `: ${decodeEntities(note)}` : ''}`;
   const byVersion = (version: 'v4' | 'v3') =>
-    options.operations.filter((operation) => operation.version === version).map((operation) => link(`${operation.method} ${operation.path}`, `${referencePages[version].href}${referenceAnchor(operation)}`, operation.summary));
+    options.operations
+      .filter((operation) => operation.version === version)
+      .map((operation) =>
+        link(`${operation.method} ${operation.path}`, `${referencePages[version].href}${referenceAnchor(operation)}`, operation.summary),
+      );
   return [
     '# Swap Gateway API',
     '',

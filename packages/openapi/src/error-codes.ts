@@ -22,7 +22,10 @@ interface EnumSchema {
 }
 
 /** Every code a component schema lists, through its `$ref`s and its `anyOf` and `oneOf` branches, in document order. */
-export function documentedErrorCodes(document: { components: Record<string, Record<string, unknown>> }, schemaName: string): DocumentedErrorCode[] {
+export function documentedErrorCodes(
+  document: { components: Record<string, Record<string, unknown>> },
+  schemaName: string,
+): DocumentedErrorCode[] {
   const found: DocumentedErrorCode[] = [];
   const walk = (node: unknown) => {
     const schema = resolveRef<EnumSchema>(document, node);

@@ -27,7 +27,8 @@ export class DocumentError extends Error {
 /** The keys of a local pointer; anything but `#` or `#/...` is refused. */
 export function pointerSegments(pointer: string): string[] {
   if (pointer === '#') return [];
-  if (!pointer.startsWith('#/')) throw new DocumentError(`external reference ${pointer}: only local references are read (bundle the document first)`, pointer);
+  if (!pointer.startsWith('#/'))
+    throw new DocumentError(`external reference ${pointer}: only local references are read (bundle the document first)`, pointer);
   return pointer.slice(2).split('/').map(unescapePointer);
 }
 
@@ -43,14 +44,20 @@ export function valueAt(document: unknown, pointer: string): unknown {
 }
 
 const referenceOf = (node: unknown): string | undefined =>
-  node !== null && typeof node === 'object' && typeof (node as { $ref?: unknown }).$ref === 'string' ? (node as { $ref: string }).$ref : undefined;
+  node !== null && typeof node === 'object' && typeof (node as { $ref?: unknown }).$ref === 'string'
+    ? (node as { $ref: string }).$ref
+    : undefined;
 
 /**
  * Follows `$ref`s from a node until an object that is not a reference, and says where it ended:
  * `pointer` is where the node was found (when known) or the last reference followed. Sibling keys
  * of a `$ref` (3.1 allows `summary` and `description` there) do not change what it refers to.
  */
-export function resolveReference<T = Record<string, unknown>>(document: unknown, node: unknown, pointer?: string): { value: T; pointer: string | undefined } {
+export function resolveReference<T = Record<string, unknown>>(
+  document: unknown,
+  node: unknown,
+  pointer?: string,
+): { value: T; pointer: string | undefined } {
   const seen: string[] = [];
   let current = node;
   let at = pointer;

@@ -65,7 +65,8 @@ export function createSchemaValidator(document: OpenApiDocument): SchemaValidato
       return { valid, errors: valid ? [] : [...(validate.errors ?? [])] };
     },
     schemaPointer: (name) => `#/components/schemas/${escapePointer(name)}`,
-    describe: (errors) => errors.map((error) => `${error.instancePath || '(root)'} ${error.message ?? ''} ${JSON.stringify(error.params)}`).join('\n'),
+    describe: (errors) =>
+      errors.map((error) => `${error.instancePath || '(root)'} ${error.message ?? ''} ${JSON.stringify(error.params)}`).join('\n'),
   };
 }
 

@@ -31,7 +31,14 @@ function compareDeprecation(base: Operation, head: Operation): Change[] {
   const before = base.definition.deprecated === true;
   const after = head.definition.deprecated === true;
   if (before === after) return [];
-  return [{ severity: 'compatible', rule: after ? 'operation-deprecated' : 'operation-undeprecated', location: 'operation', message: after ? 'deprecated' : 'no longer deprecated' }];
+  return [
+    {
+      severity: 'compatible',
+      rule: after ? 'operation-deprecated' : 'operation-undeprecated',
+      location: 'operation',
+      message: after ? 'deprecated' : 'no longer deprecated',
+    },
+  ];
 }
 
 /** Each alternative of `security` as `apiKey`, `a+b`, or `anonymous` for `{}` (and for no security at all). */
@@ -52,13 +59,17 @@ function compareSecurity(base: OperationSide, head: OperationSide): Change[] {
   const changes: Change[] = [];
   for (const alternative of before) {
     if (!after.has(alternative)) {
-      const message = alternative === 'anonymous' ? 'a call without credentials is no longer accepted' : `the \`${alternative}\` alternative is no longer accepted`;
+      const message =
+        alternative === 'anonymous'
+          ? 'a call without credentials is no longer accepted'
+          : `the \`${alternative}\` alternative is no longer accepted`;
       changes.push({ severity: 'breaking', rule: 'security-removed', location: 'security', message });
     }
   }
   for (const alternative of after) {
     if (!before.has(alternative)) {
-      const message = alternative === 'anonymous' ? 'a call without credentials is now accepted' : `the \`${alternative}\` alternative is now accepted`;
+      const message =
+        alternative === 'anonymous' ? 'a call without credentials is now accepted' : `the \`${alternative}\` alternative is now accepted`;
       changes.push({ severity: 'compatible', rule: 'security-added', location: 'security', message });
     }
   }
@@ -95,7 +106,12 @@ function compareParameters(base: OperationSide, head: OperationSide): Change[] {
   const changes: Change[] = [];
   for (const [key, parameter] of before) {
     if (!after.has(key)) {
-      changes.push({ severity: 'breaking', rule: 'parameter-removed', location: parameterLocation(parameter), message: 'removed: a client that sends it is no longer understood' });
+      changes.push({
+        severity: 'breaking',
+        rule: 'parameter-removed',
+        location: parameterLocation(parameter),
+        message: 'removed: a client that sends it is no longer understood',
+      });
     }
   }
   for (const [key, parameter] of after) {
@@ -111,10 +127,17 @@ function compareParameters(base: OperationSide, head: OperationSide): Change[] {
       continue;
     }
     const requiredBefore = was.required === true;
-    if (!requiredBefore && requiredNow) changes.push({ severity: 'breaking', rule: 'parameter-required', location, message: 'now required' });
-    if (requiredBefore && !requiredNow) changes.push({ severity: 'compatible', rule: 'parameter-optional', location, message: 'no longer required' });
+    if (!requiredBefore && requiredNow)
+      changes.push({ severity: 'breaking', rule: 'parameter-required', location, message: 'now required' });
+    if (requiredBefore && !requiredNow)
+      changes.push({ severity: 'compatible', rule: 'parameter-optional', location, message: 'no longer required' });
     changes.push(
-      ...compareSchemas(summarizeSchema(base.document, valueSchema(was)), summarizeSchema(head.document, valueSchema(parameter)), 'request', location),
+      ...compareSchemas(
+        summarizeSchema(base.document, valueSchema(was)),
+        summarizeSchema(head.document, valueSchema(parameter)),
+        'request',
+        location,
+      ),
     );
   }
   return changes;
@@ -135,7 +158,12 @@ function compareContent(
   const changes: Change[] = [];
   for (const mediaType of Object.keys(before)) {
     if (!(mediaType in after)) {
-      changes.push({ severity: 'breaking', rule: 'media-type-removed', location: mediaLocation(prefix, mediaType), message: `media type ${mediaType} removed` });
+      changes.push({
+        severity: 'breaking',
+        rule: 'media-type-removed',
+        location: mediaLocation(prefix, mediaType),
+        message: `media type ${mediaType} removed`,
+      });
     }
   }
   for (const [mediaType, media] of Object.entries(after)) {
@@ -156,11 +184,24 @@ function compareRequestBodies(base: OperationSide, head: OperationSide): Change[
   const before = dereference(base.document, definitionOf(base.operation).requestBody);
   const after = dereference(head.document, definitionOf(head.operation).requestBody);
   if (!before && !after) return [];
-  if (!after) return [{ severity: 'breaking', rule: 'request-body-removed', location: 'request body', message: 'removed: a client that sends one is no longer understood' }];
+  if (!after)
+    return [
+      {
+        severity: 'breaking',
+        rule: 'request-body-removed',
+        location: 'request body',
+        message: 'removed: a client that sends one is no longer understood',
+      },
+    ];
   if (!before) {
     return [
       after.required === true
-        ? { severity: 'breaking', rule: 'request-body-added', location: 'request body', message: 'added, required: clients must now send one' }
+        ? {
+            severity: 'breaking',
+            rule: 'request-body-added',
+            location: 'request body',
+            message: 'added, required: clients must now send one',
+          }
         : { severity: 'compatible', rule: 'request-body-added', location: 'request body', message: 'added, optional' },
     ];
   }
@@ -217,7 +258,8 @@ function compareHeaders(base: OperationSide, head: OperationSide, was: JsonObjec
   const after = byName(head, now);
   const changes: Change[] = [];
   for (const [key, { name }] of before) {
-    if (!after.has(key)) changes.push({ severity: 'breaking', rule: 'header-removed', location: `${prefix} header ${name}`, message: 'removed' });
+    if (!after.has(key))
+      changes.push({ severity: 'breaking', rule: 'header-removed', location: `${prefix} header ${name}`, message: 'removed' });
   }
   for (const [key, { name, header }] of after) {
     const location = `${prefix} header ${name}`;

@@ -133,16 +133,14 @@ export function describeOperation(input: DocumentInput, operation: Operation): O
         closed: field.schema.closed,
       })),
     },
-    responses: Object.entries(isJsonObject(definition.responses) ? definition.responses : {}).map(
-      ([status, response]) => {
-        const resolved = dereference(document, response);
-        return {
-          status,
-          schema: summarizeSchema(document, jsonSchema(resolved)).name,
-          description: typeof resolved?.description === 'string' ? resolved.description : '',
-        };
-      },
-    ),
+    responses: Object.entries(isJsonObject(definition.responses) ? definition.responses : {}).map(([status, response]) => {
+      const resolved = dereference(document, response);
+      return {
+        status,
+        schema: summarizeSchema(document, jsonSchema(resolved)).name,
+        description: typeof resolved?.description === 'string' ? resolved.description : '',
+      };
+    }),
   };
 }
 

@@ -85,9 +85,19 @@ function summarize(document: JsonDocument, schema: Json | undefined, refStack: s
 
 const asSchemas = (value: Json | undefined): Json[] => (Array.isArray(value) ? value : []);
 
-const ANNOTATIONS = new Set(['description', 'title', 'summary', 'examples', 'example', 'deprecated', 'readOnly', 'writeOnly', 'default', '$comment']);
-const hasAssertions = (schema: JsonObject): boolean =>
-  Object.keys(schema).some((key) => !ANNOTATIONS.has(key) && !key.startsWith('x-'));
+const ANNOTATIONS = new Set([
+  'description',
+  'title',
+  'summary',
+  'examples',
+  'example',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'default',
+  '$comment',
+]);
+const hasAssertions = (schema: JsonObject): boolean => Object.keys(schema).some((key) => !ANNOTATIONS.has(key) && !key.startsWith('x-'));
 
 function ownKeywords(document: JsonDocument, schema: JsonObject, refStack: string[]): SchemaSummary {
   const summary = unconstrained();
@@ -118,9 +128,7 @@ function intersect(a: SchemaSummary, b: SchemaSummary): SchemaSummary {
     const existing = properties.get(name);
     properties.set(
       name,
-      existing
-        ? { schema: intersect(existing.schema, property.schema), required: existing.required || property.required }
-        : property,
+      existing ? { schema: intersect(existing.schema, property.schema), required: existing.required || property.required } : property,
     );
   }
   const constraints = new Map(a.constraints);

@@ -87,7 +87,8 @@ export function sandboxControls(baseUrl: string, apiKey?: string): SandboxContro
       for (let step = 0; step < 3; step++) await advance(sandboxLifecycles.drivenByTest.payoutDelaySeconds + 1);
     },
     injectFaults: (count) => post('/sandbox/faults', { count }),
-    bitcoinUtxos: async (address) => (await call<{ utxos: SandboxUtxo[] }>('GET', `/sandbox/bitcoin/utxos/${encodeURIComponent(address)}`))!.utxos,
+    bitcoinUtxos: async (address) =>
+      (await call<{ utxos: SandboxUtxo[] }>('GET', `/sandbox/bitcoin/utxos/${encodeURIComponent(address)}`))!.utxos,
     liquidity: async () => (await call<{ liquidity: LiquidityRow[] }>('GET', '/sandbox/liquidity'))!.liquidity,
   };
 }

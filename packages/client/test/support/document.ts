@@ -1,5 +1,13 @@
 /** The document's operations, examples and schemas, read through the model of @swap-gateway/openapi. */
-import { createSchemaValidator, failureStatuses, jsonContent, loadBundle, readOperations, type MediaContent, type Operation } from '@swap-gateway/openapi';
+import {
+  createSchemaValidator,
+  failureStatuses,
+  jsonContent,
+  loadBundle,
+  readOperations,
+  type MediaContent,
+  type Operation,
+} from '@swap-gateway/openapi';
 
 export const document = loadBundle('gateway');
 export const validator = createSchemaValidator(document);
@@ -30,7 +38,13 @@ export function responseExample<T>(path: string, method: string, status: string,
 export function errorExamples(): { path: string; method: string; status: number; name: string; body: unknown }[] {
   return operations.flatMap((candidate) =>
     failureStatuses(candidate).flatMap((status) =>
-      Object.entries(exampleValues(jsonContent(candidate.responses[status]))).map(([name, body]) => ({ path: candidate.path, method: candidate.method, status: Number(status), name, body })),
+      Object.entries(exampleValues(jsonContent(candidate.responses[status]))).map(([name, body]) => ({
+        path: candidate.path,
+        method: candidate.method,
+        status: Number(status),
+        name,
+        body,
+      })),
     ),
   );
 }

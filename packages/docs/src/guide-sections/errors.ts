@@ -5,7 +5,14 @@
  * the document's examples give it, and the error bodies themselves. What the
  * document does not show is said to be not shown.
  */
-import { createSchemaValidator, documentedErrorBodies, documentedErrorCodes, resolveRef, type OpenApiDocument, type Response } from '@swap-gateway/openapi';
+import {
+  createSchemaValidator,
+  documentedErrorBodies,
+  documentedErrorCodes,
+  resolveRef,
+  type OpenApiDocument,
+  type Response,
+} from '@swap-gateway/openapi';
 import { publishedOperations, type PublishedOperation } from '../document.js';
 import { code, escapeCell, table } from '../markdown-text.js';
 
@@ -30,7 +37,8 @@ export interface DetailShape {
 /** The codes of an error-code schema, each with the meaning and version the docs print. */
 function codesOf(document: OpenApiDocument, schemaName: string): Array<{ code: string; meaning: string; introducedIn: string }> {
   const found = documentedErrorCodes(document, schemaName).map(({ code, meaning, introducedIn }) => {
-    if (!meaning || !introducedIn) throw new Error(`${schemaName}: code ${code} lacks its ${meaning ? 'x-introduced-in' : 'x-enumDescriptions'} entry`);
+    if (!meaning || !introducedIn)
+      throw new Error(`${schemaName}: code ${code} lacks its ${meaning ? 'x-introduced-in' : 'x-enumDescriptions'} entry`);
     return { code, meaning, introducedIn };
   });
   if (found.length === 0) throw new Error(`${schemaName} lists no error codes`);
@@ -41,10 +49,13 @@ function codesOf(document: OpenApiDocument, schemaName: string): Array<{ code: s
 export function detailShapes(document: OpenApiDocument): DetailShape[] {
   const details = resolveRef<{ oneOf: unknown[] }>(document, document.components.schemas?.GatewayErrorDetails);
   return details.oneOf.map((branch) => {
-    const shape = resolveRef<{ title?: string; description?: string; type?: string | string[]; required?: string[]; properties?: Record<string, { type?: unknown; items?: { type?: unknown } }> }>(
-      document,
-      branch,
-    );
+    const shape = resolveRef<{
+      title?: string;
+      description?: string;
+      type?: string | string[];
+      required?: string[];
+      properties?: Record<string, { type?: unknown; items?: { type?: unknown } }>;
+    }>(document, branch);
     if (!shape.title) throw new Error('every alternative of GatewayErrorDetails needs a title to be named in the docs');
     const fields = Object.entries(shape.properties ?? {}).map(([name, property]) => ({
       name,
@@ -65,7 +76,9 @@ function describeType(schema: { type?: unknown; items?: { type?: unknown } }): s
  * `x-inferred` on the response, or on one of its headers (the 429's sentence stands on Retry-After).
  */
 function isInferred(document: OpenApiDocument, response: Response): boolean {
-  const headers = Object.values((response.definition.headers ?? {}) as Record<string, unknown>).map((header) => resolveRef(document, header));
+  const headers = Object.values((response.definition.headers ?? {}) as Record<string, unknown>).map((header) =>
+    resolveRef(document, header),
+  );
   return [response.definition, ...headers].some((node) => typeof node['x-inferred'] === 'string');
 }
 
@@ -75,16 +88,21 @@ export function listErrorCodes(document: OpenApiDocument): ErrorCodeEntry[] {
   const shapes = detailShapes(document);
   const validator = createSchemaValidator(document);
   const shapeOf = (details: unknown) =>
-    shapes.filter((_, index) => validator.validate(`#/components/schemas/GatewayErrorDetails/oneOf/${index}`, details).valid).map((shape) => shape.title);
+    shapes
+      .filter((_, index) => validator.validate(`#/components/schemas/GatewayErrorDetails/oneOf/${index}`, details).valid)
+      .map((shape) => shape.title);
 
   const byCode = new Map<string, ErrorCodeEntry>(
     v4.map((entry) => [entry.code, { ...entry, versions: v3.has(entry.code) ? ['V3', 'V4'] : ['V4'], returnedBy: [], detailShapes: [] }]),
   );
-  const responses = publishedOperations(document).flatMap((operation) => Object.values(operation.responses).map((response) => ({ operation, status: response.status, response })));
+  const responses = publishedOperations(document).flatMap((operation) =>
+    Object.values(operation.responses).map((response) => ({ operation, status: response.status, response })),
+  );
   for (const { operation, status, response } of responses) {
     for (const value of documentedErrorBodies(operation, status)) {
       const entry = byCode.get(value.code);
-      if (!entry) throw new Error(`an example of ${operation.operationId} ${status} carries ${value.code}, which no error-code schema lists`);
+      if (!entry)
+        throw new Error(`an example of ${operation.operationId} ${status} carries ${value.code}, which no error-code schema lists`);
       if (!entry.returnedBy.some((seen) => seen.operation.operationId === operation.operationId && seen.status === status)) {
         entry.returnedBy.push({ operation, status, statusInferred: isInferred(document, response) });
       }
@@ -152,7 +170,9 @@ export function errorsTableMarkdown(document: OpenApiDocument): string {
 export function detailShapesMarkdown(document: OpenApiDocument): string {
   const rows = detailShapes(document).map((shape) => [
     code(shape.title),
-    shape.fields.length === 0 ? code('null') : shape.fields.map((field) => `${code(field.name)} ${field.type}${field.required ? '' : ' (optional)'}`).join('<br>'),
+    shape.fields.length === 0
+      ? code('null')
+      : shape.fields.map((field) => `${code(field.name)} ${field.type}${field.required ? '' : ' (optional)'}`).join('<br>'),
     escapeCell(shape.description),
   ]);
   return table(['Shape', 'Fields', 'Meaning'], rows);
