@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createGatewayClient, type GatewayClient } from '../src/index.js';
-import { operation, operations, responseExample, validator } from './support/document.js';
+import { operation, operations, requestBodySchemaPointer, responseExample, validator } from './support/document.js';
 import { quoteParams, quotes, quotesV3, registerTxBody } from './support/fixtures.js';
 import { type ReceivedRequest, type TestServer, sendJson, startTestServer } from './support/server.js';
 
@@ -143,7 +143,7 @@ describe.each(Object.entries(cases))('%s', (operationId, testCase) => {
     const sent = JSON.parse(received.body) as unknown;
     expect(sent).toEqual(testCase.body);
     expect(received.headers['content-type']).toBe('application/json');
-    const { valid, errors } = validator.validate(validator.requestBodyPointer(testCase.path, testCase.method), sent);
+    const { valid, errors } = validator.validate(requestBodySchemaPointer(testCase.path, testCase.method), sent);
     expect(valid, validator.describe(errors)).toBe(true);
   });
 

@@ -4,7 +4,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { GatewayApiError, GatewayNetworkError, GatewayTimeoutError, createGatewayClient } from '../src/index.js';
+import { type GatewayApiError, GatewayNetworkError, GatewayTimeoutError, createGatewayClient } from '../src/index.js';
 import { backoffDelay, parseRetryAfter, resolveRetryPolicy } from '../src/retry.js';
 import { createdOrders, orders, quotes, registerTxBody } from './support/fixtures.js';
 import { type TestServer, dropConnection, sendJson, startTestServer } from './support/server.js';
@@ -15,11 +15,16 @@ let script: Step[];
 let server: TestServer;
 let sinceStart: number;
 
-const status = (code: number, headers: Record<string, string> = {}): Step => (response) =>
-  sendJson(response, code, { code: code === 429 ? 'EXCEEDED_LIMIT' : 'INTERNAL_ERROR', error: `status ${code}` }, headers);
+const status =
+  (code: number, headers: Record<string, string> = {}): Step =>
+  (response) =>
+    sendJson(response, code, { code: code === 429 ? 'EXCEEDED_LIMIT' : 'INTERNAL_ERROR', error: `status ${code}` }, headers);
 const drop: Step = dropConnection;
 const hang: Step = () => undefined;
-const ok = (body: unknown, code = 200): Step => (response) => sendJson(response, code, body);
+const ok =
+  (body: unknown, code = 200): Step =>
+  (response) =>
+    sendJson(response, code, body);
 
 beforeAll(async () => {
   server = await startTestServer((_request, response, index) => {

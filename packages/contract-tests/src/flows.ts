@@ -7,6 +7,7 @@ import { expect } from 'vitest';
 import type { TestWallet } from './bitcoin.js';
 import type { Gateway } from './gateway.js';
 import type { SandboxControls } from '@swap-gateway/test-support/sandbox';
+import type { GatewayRoute } from '@swap-gateway/types';
 
 export interface RouteEntry {
   srcChain: string;
@@ -15,13 +16,12 @@ export interface RouteEntry {
   dstToken: string;
 }
 
-export type RouteKey = 'onramp' | 'offramp' | 'tokenSwap';
 export type ChainKind = 'bitcoin' | 'evm' | 'tron' | 'solana';
 
 /** The tag of `GatewayTxData` each kind of source chain must get. */
 export const txTypeOf = { evm: 'evm', tron: 'tron', solana: 'solana' } as const;
 
-export const routeKeyOf = (route: RouteEntry): RouteKey => (route.srcChain === 'bitcoin' ? 'onramp' : route.dstChain === 'bitcoin' ? 'offramp' : 'tokenSwap');
+export const routeKeyOf = (route: RouteEntry): GatewayRoute => (route.srcChain === 'bitcoin' ? 'onramp' : route.dstChain === 'bitcoin' ? 'offramp' : 'tokenSwap');
 
 /** A chain's kind, read from how its tokens are encoded (the description: 0x hex on EVM, Base58 on Tron and Solana). */
 export function chainKind(chain: string, token: string): ChainKind {
@@ -59,7 +59,7 @@ export async function listRoutes(gateway: Gateway): Promise<RouteEntry[]> {
   return body as RouteEntry[];
 }
 
-export function findRoute(routes: RouteEntry[], key: RouteKey, kind?: ChainKind): RouteEntry {
+export function findRoute(routes: RouteEntry[], key: GatewayRoute, kind?: ChainKind): RouteEntry {
   const found = routes.find((route) => routeKeyOf(route) === key && (!kind || chainKind(route.srcChain, route.srcToken) === kind));
   if (!found) throw new Error(`the target lists no ${key} route${kind ? ` from a ${kind} chain` : ''}`);
   return found;
@@ -76,7 +76,7 @@ export interface QuoteOptions {
   withoutRefundAddress?: boolean;
 }
 
-export type Quote = Partial<Record<RouteKey, Record<string, unknown>>>;
+export type Quote = Partial<Record<GatewayRoute, Record<string, unknown>>>;
 
 export function quoteQuery(route: RouteEntry, options: QuoteOptions): Record<string, string | undefined> {
   const srcKind = chainKind(route.srcChain, route.srcToken);

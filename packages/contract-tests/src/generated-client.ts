@@ -5,9 +5,10 @@
  * dropped. Its V4 offramp and token-swap models (GatewayOfframpQuoteV4, GatewayTokenSwapQuoteV4)
  * have `refundAddress` but neither `signedQuoteData` nor `ownerAddress`.
  */
-import type { Quote, RouteKey } from './flows.js';
+import type { GatewayRoute } from '@swap-gateway/types';
+import type { Quote } from './flows.js';
 
-const notInPublicModels: Record<RouteKey, string[]> = {
+const notInPublicModels: Record<GatewayRoute, string[]> = {
   onramp: [],
   offramp: ['signedQuoteData', 'ownerAddress'],
   tokenSwap: ['signedQuoteData', 'ownerAddress'],
@@ -15,7 +16,7 @@ const notInPublicModels: Record<RouteKey, string[]> = {
 
 /** The quote as such a client sends it to create-order. */
 export function throughPublicModels(quote: Quote): Quote {
-  const [route] = Object.keys(quote) as [RouteKey];
+  const [route] = Object.keys(quote) as [GatewayRoute];
   const fields = Object.entries(withoutNulls(quote[route]) as Record<string, unknown>).filter(([field]) => !notInPublicModels[route].includes(field));
   return { [route]: Object.fromEntries(fields) };
 }

@@ -20,7 +20,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundlePath, jsonContent, loadBundle, type OpenApiDocument } from '@swap-gateway/openapi';
 import { bundlerIn, compareVersions, formatVersionsMarkdown } from '@swap-gateway/spec-diff';
-import { listOperations, referenceAnchor, type Operation } from './document.js';
+import { publishedOperations, referenceAnchor, type PublishedOperation } from './document.js';
 import { detailShapesMarkdown, errorsTableMarkdown, listErrorCodes, schemaMarker } from './guide-sections/errors.js';
 import { changelogMarkdown, readChangelogSources } from './guide-sections/changelog.js';
 import { openQuestionsMarkdown } from './guide-sections/open-questions.js';
@@ -43,7 +43,7 @@ const require = createRequire(import.meta.url);
 
 interface Context {
   combined: OpenApiDocument;
-  operations: Operation[];
+  operations: PublishedOperation[];
 }
 
 /** The generated sections a guide can ask for. */
@@ -63,7 +63,7 @@ const generators: Record<string, (context: Context, argument?: string) => string
 };
 
 /** `operationId/status/exampleName`: one named example of a response, as a JSON block. */
-function responseExampleMarkdown(operations: Operation[], argument: string): string {
+function responseExampleMarkdown(operations: PublishedOperation[], argument: string): string {
   const [operationId, status, name] = argument.split('/');
   const operation = operations.find((candidate) => candidate.operationId === operationId);
   const example = operation && status && name ? jsonContent(operation.responses[status])?.examples[name] : undefined;
@@ -132,8 +132,8 @@ export async function buildSite(outputDirectory = defaultOutput): Promise<{ page
 
   const combined = loadBundle('gateway');
   const versions = { v4: loadBundle('gateway-v4'), v3: loadBundle('gateway-v3') };
-  const operations = [...listOperations(versions.v4), ...listOperations(versions.v3)];
-  const combinedIds = listOperations(combined).map((operation) => operation.operationId).sort();
+  const operations = [...publishedOperations(versions.v4), ...publishedOperations(versions.v3)];
+  const combinedIds = publishedOperations(combined).map((operation) => operation.operationId).sort();
   if (combinedIds.join() !== operations.map((operation) => operation.operationId).sort().join()) {
     throw new Error('the per-version bundles and the combined bundle do not list the same operations');
   }

@@ -3,18 +3,18 @@
  * version the site publishes. Everything the pages say about the API comes through the model, so
  * that a change to the document changes the site.
  */
-import { readOperations, type OpenApiDocument, type Operation as DocumentOperation } from '@swap-gateway/openapi';
+import { readOperations, type OpenApiDocument, type Operation } from '@swap-gateway/openapi';
 
 export type ApiVersion = 'v4' | 'v3';
 
 /** An operation of the model with what a page needs of it: a published version and a summary for its heading. */
-export interface Operation extends DocumentOperation {
+export interface PublishedOperation extends Operation {
   version: ApiVersion;
   summary: string;
 }
 
 /** Every operation of a bundle, in document order; throws on one the site cannot publish. */
-export function listOperations(document: OpenApiDocument): Operation[] {
+export function publishedOperations(document: OpenApiDocument): PublishedOperation[] {
   return readOperations(document).map((operation) => {
     const { method, path, version, summary } = operation;
     if (version !== 'v4' && version !== 'v3') throw new Error(`path ${path} has no version segment the site knows`);
@@ -24,6 +24,6 @@ export function listOperations(document: OpenApiDocument): Operation[] {
 }
 
 /** The anchor Redoc gives an operation in its reference page (`#/v4/getquotev4`). */
-export function referenceAnchor(operation: Pick<Operation, 'version' | 'operationId'>): string {
+export function referenceAnchor(operation: Pick<PublishedOperation, 'version' | 'operationId'>): string {
   return `#/${operation.version}/${operation.operationId.toLowerCase()}`;
 }

@@ -5,8 +5,8 @@
  * schema of the document). Both are read from the same guides and bundles as the pages.
  */
 import type { OpenApiDocument } from '@swap-gateway/openapi';
-import { describeOperation, listOperations as listDiffOperations } from '@swap-gateway/spec-diff';
-import { listOperations, referenceAnchor, type Operation } from './document.js';
+import { describeOperation } from '@swap-gateway/spec-diff';
+import { publishedOperations, referenceAnchor, type PublishedOperation } from './document.js';
 import { code, escapeCell, fence, table } from './markdown-text.js';
 import { referencePages } from './reference.js';
 import { samplesOf } from './samples.js';
@@ -42,14 +42,18 @@ function plainMarkdown(markdown: string, headingLevelsDown = 0): string {
   return result + text(markdown.slice(last));
 }
 
-function parameterRows(operation: Operation): string[][] {
-  return operation.parameters.map((parameter) => [code(parameter.name), parameter.in, parameter.required ? 'yes' : 'no', escapeCell(parameter.description ?? '')]);
+function parameterRows(operation: PublishedOperation): string[][] {
+  return operation.parameters.map((parameter) => [
+    code(parameter.name),
+    parameter.in,
+    parameter.required ? 'yes' : 'no',
+    escapeCell(parameter.description ?? ''),
+  ]);
 }
 
 /** One operation of the reference, in Markdown. */
-function operationMarkdown(document: OpenApiDocument, operation: Operation, diffOperations: ReturnType<typeof listDiffOperations>): string {
-  const diffOperation = diffOperations.find((candidate) => candidate.operationId === operation.operationId);
-  const surface = diffOperation ? describeOperation(document as never, diffOperation) : undefined;
+function operationMarkdown(document: OpenApiDocument, operation: PublishedOperation): string {
+  const surface = describeOperation(document, operation);
   const lines = [
     `### ${operation.method} ${operation.path} (${operation.operationId})`,
     '',
@@ -60,19 +64,38 @@ function operationMarkdown(document: OpenApiDocument, operation: Operation, diff
   ];
   const rows = parameterRows(operation);
   if (rows.length) lines.push(table(['Parameter', 'In', 'Required', 'Description'], rows), '');
-  if (surface?.requestBody) {
+  if (surface.requestBody) {
     const { required, schema, fields } = surface.requestBody;
     lines.push(`Request body (${required ? 'required' : 'optional'}${schema ? `, ${code(schema)}` : ''}):`, '');
-    lines.push(table(['Field', 'Required', 'Type'], fields.map((field) => [field.path ? code(field.path) : '(body)', field.required ? 'yes' : 'no', escapeCell(field.type)])), '');
+    lines.push(
+      table(
+        ['Field', 'Required', 'Type'],
+        fields.map((field) => [field.path ? code(field.path) : '(body)', field.required ? 'yes' : 'no', escapeCell(field.type)]),
+      ),
+      '',
+    );
   }
-  if (surface) {
-    lines.push(table(['Status', 'Schema', 'Description'], surface.responses.map((response) => [response.status, response.schema ? code(response.schema) : '', escapeCell(response.description)])), '');
-  }
-  for (const sample of samplesOf(operation)) lines.push(`**${sample.language.label}** (${sample.relativePath})`, '', fence(sample.language.highlight, sample.source), '');
+  lines.push(
+    table(
+      ['Status', 'Schema', 'Description'],
+      surface.responses.map((response) => [
+        response.status,
+        response.schema ? code(response.schema) : '',
+        escapeCell(response.description),
+      ]),
+    ),
+    '',
+  );
+  for (const sample of samplesOf(operation))
+    lines.push(`**${sample.language.label}** (${sample.relativePath})`, '', fence(sample.language.highlight, sample.source), '');
   return lines.join('\n');
 }
 
-export function llmsFullMarkdown(options: { guides: GuideText[]; versions: Record<'v4' | 'v3', OpenApiDocument>; combined: OpenApiDocument }): string {
+export function llmsFullMarkdown(options: {
+  guides: GuideText[];
+  versions: Record<'v4' | 'v3', OpenApiDocument>;
+  combined: OpenApiDocument;
+}): string {
   const { guides, versions, combined } = options;
   const parts = [
     '# Swap Gateway API: guides and reference',
@@ -85,8 +108,7 @@ export function llmsFullMarkdown(options: { guides: GuideText[]; versions: Recor
   for (const guide of guides) parts.push(`<!-- ${guide.href} -->`, '', plainMarkdown(guide.markdown, 2).trim(), '');
   for (const version of ['v4', 'v3'] as const) {
     parts.push(`## API reference ${version.toUpperCase()}${version === 'v3' ? ' (kept for existing integrations)' : ''}`, '');
-    const diffOperations = listDiffOperations(versions[version] as never);
-    for (const operation of listOperations(versions[version])) parts.push(operationMarkdown(versions[version], operation, diffOperations));
+    for (const operation of publishedOperations(versions[version])) parts.push(operationMarkdown(versions[version], operation));
   }
   // The schemas as the document writes them (JSON Schema 2020-12): the precise contract behind the tables above.
   parts.push('## Schemas', '');
@@ -98,12 +120,21 @@ export function llmsFullMarkdown(options: { guides: GuideText[]; versions: Recor
 
 /** The guides' descriptions are read from their HTML: the few entities the renderer writes, back to text. */
 const decodeEntities = (text: string) =>
-  text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
-export function llmsTxt(options: { guides: GuideText[]; operations: Operation[]; description: string }): string {
+export function llmsTxt(options: { guides: GuideText[]; operations: PublishedOperation[]; description: string }): string {
   const link = (label: string, href: string, note = '') => `- [${label}](${href})${note ? `: ${decodeEntities(note)}` : ''}`;
   const byVersion = (version: 'v4' | 'v3') =>
-    options.operations.filter((operation) => operation.version === version).map((operation) => link(`${operation.method} ${operation.path}`, `${referencePages[version].href}${referenceAnchor(operation)}`, operation.summary));
+    options.operations
+      .filter((operation) => operation.version === version)
+      .map((operation) =>
+        link(`${operation.method} ${operation.path}`, `${referencePages[version].href}${referenceAnchor(operation)}`, operation.summary),
+      );
   return [
     '# Swap Gateway API',
     '',

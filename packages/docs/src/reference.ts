@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { OpenApiDocument } from '@swap-gateway/openapi';
-import { listOperations, type ApiVersion } from './document.js';
+import { publishedOperations, type ApiVersion } from './document.js';
 import { sampleLanguages, samplesOf } from './samples.js';
 import { consoleAnchor, consolePages } from './console/page.js';
 import { referenceTemplate } from './site.js';
@@ -44,7 +44,7 @@ export const referencePages: Record<ApiVersion, { href: string; title: string }>
 export function referenceDocument(bundle: OpenApiDocument, version: ApiVersion): OpenApiDocument {
   const document = structuredClone(bundle);
   document.servers = (document.servers as Array<Record<string, unknown>> | undefined)?.filter((server) => server['x-internal'] !== true);
-  for (const operation of listOperations(document)) {
+  for (const operation of publishedOperations(document)) {
     operation.definition.description = `[Try it in the console ▸](${consolePages[version].href.replace('reference/', '')}${consoleAnchor(bundle, operation.operationId)})\n\n${operation.description ?? ''}`;
     operation.definition['x-codeSamples'] = samplesOf(operation).map((sample) => ({
       lang: sample.language.label,

@@ -8,7 +8,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Operation } from './document.js';
+import type { PublishedOperation } from './document.js';
 
 export const samplesDirectory = fileURLToPath(new URL('../samples/', import.meta.url));
 
@@ -34,7 +34,7 @@ const readSample = (language: SampleLanguage, relativePath: string): Sample => {
 };
 
 /** The samples of an operation, one per language; throws naming the missing file, so an operation added to the document fails the build until it has samples. */
-export function samplesOf(operation: Pick<Operation, 'version' | 'operationId'>): Sample[] {
+export function samplesOf(operation: Pick<PublishedOperation, 'version' | 'operationId'>): Sample[] {
   return sampleLanguages.map((language) => {
     const relativePath = `samples/${operation.version}/${operation.operationId}.${language.extension}`;
     if (!existsSync(`${samplesDirectory}${operation.version}/${operation.operationId}.${language.extension}`)) throw new Error(`${operation.operationId} has no ${language.label} sample: write ${relativePath}`);

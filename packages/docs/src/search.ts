@@ -3,7 +3,7 @@
  * versions and per error code, written as a script (`window.SEARCH_INDEX`)
  * that every page loads, so search works from the folder with no request.
  */
-import type { Operation } from './document.js';
+import type { PublishedOperation } from './document.js';
 import { referenceAnchor } from './document.js';
 import type { ErrorCodeEntry } from './guide-sections/errors.js';
 import { referencePages } from './reference.js';
@@ -40,7 +40,7 @@ export function guideEntries(page: { href: string; title: string; html: string }
   });
 }
 
-export function operationEntries(operations: Operation[]): SearchEntry[] {
+export function operationEntries(operations: PublishedOperation[]): SearchEntry[] {
   return operations.map((operation) => ({
     title: `${operation.method} ${operation.path}: ${operation.summary}`,
     kind: `${operation.version.toUpperCase()} operation`,

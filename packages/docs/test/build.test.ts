@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { listOpenQuestions, loadBundle } from '@swap-gateway/openapi';
 import { describe, expect, it } from 'vitest';
-import { listOperations } from '../src/document.js';
+import { publishedOperations } from '../src/document.js';
 import { errorsTableMarkdown, listErrorCodes } from '../src/guide-sections/errors.js';
 import { openQuestionsMarkdown } from '../src/guide-sections/open-questions.js';
 import { defaultOutput } from '../src/paths.js';
@@ -54,7 +54,7 @@ describe('reference documents', () => {
   it('attach the samples of every language to every operation, drop internal servers and mark V3 as legacy', () => {
     for (const version of ['v4', 'v3'] as const) {
       const document = referenceDocument(loadBundle(`gateway-${version}`), version);
-      for (const operation of listOperations(document)) {
+      for (const operation of publishedOperations(document)) {
         const samples = operation.definition['x-codeSamples'] as Array<{ label: string; source: string }>;
         expect(samples.map((sample) => sample.label)).toEqual(['curl', 'TypeScript', 'Python']);
         expect(samples.map((sample) => sample.source)).toEqual(samplesOf(operation).map((sample) => sample.source));
@@ -103,7 +103,7 @@ describe('the built folder', () => {
     expect(index).toContain('[llms-full.md](llms-full.md)');
     for (const { href } of markdownPages) expect(index, href).toContain(`](${href})`);
     for (const version of ['v4', 'v3'] as const) {
-      for (const operation of listOperations(loadBundle(`gateway-${version}`))) {
+      for (const operation of publishedOperations(loadBundle(`gateway-${version}`))) {
         expect(index, operation.operationId).toContain(`- [${operation.method} ${operation.path}](`);
         expect(full, operation.operationId).toContain(`### ${operation.method} ${operation.path} (${operation.operationId})`);
         for (const sample of samplesOf(operation)) expect(full, sample.relativePath).toContain(sample.source.trim());

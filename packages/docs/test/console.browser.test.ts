@@ -15,7 +15,7 @@ import { sandboxServerOptions } from '@swap-gateway/test-support/sandbox';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { consoleAnchor, consolePages } from '../src/console/page.js';
-import { listOperations, referenceAnchor } from '../src/document.js';
+import { publishedOperations, referenceAnchor } from '../src/document.js';
 import { defaultOutput, screenshotsDirectory } from '../src/paths.js';
 import { referencePages } from '../src/reference.js';
 import { serveSite, type ServedSite } from '../src/serve.js';
@@ -76,7 +76,7 @@ describe.skipIf(skipWithoutChromium('docs console browser test'))('the request c
 
   it('opens an operation of the reference in the console, which has every operation of both versions', async () => {
     const reference = await context.newPage();
-    const getQuote = listOperations(bundles.v4).find((operation) => operation.operationId === 'getQuoteV4')!;
+    const getQuote = publishedOperations(bundles.v4).find((operation) => operation.operationId === 'getQuoteV4')!;
     await reference.goto(new URL(`${referencePages.v4.href}${referenceAnchor(getQuote)}`, site.url).href);
     await reference.locator(`a[href="v4-console.html${consoleAnchor(bundles.v4, 'getQuoteV4')}"]`).first().click();
     await reference.waitForURL(/v4-console\.html#\/V4\/getQuoteV4$/);
@@ -85,7 +85,7 @@ describe.skipIf(skipWithoutChromium('docs console browser test'))('the request c
     for (const version of ['v4', 'v3'] as const) {
       const consolePage = await context.newPage();
       await consolePage.goto(new URL(consolePages[version].href, site.url).href);
-      for (const operation of listOperations(bundles[version])) await consolePage.locator(`[id$="-${operation.operationId}"].opblock`).waitFor({ state: 'attached' });
+      for (const operation of publishedOperations(bundles[version])) await consolePage.locator(`[id$="-${operation.operationId}"].opblock`).waitFor({ state: 'attached' });
       await consolePage.close();
     }
   });

@@ -18,7 +18,7 @@ import { createSchemaValidator, jsonContent, loadBundle } from '@swap-gateway/op
 import { startServer, type RunningServer } from '@swap-gateway/server';
 import { sandboxControls, sandboxServerOptions } from '@swap-gateway/test-support/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listOperations } from '../src/document.js';
+import { publishedOperations } from '../src/document.js';
 import { sampleLanguages, samplesAt, samplesDirectory, samplesOf, type Sample, type SampleLanguage } from '../src/samples.js';
 import { onrampQuoteParameters, testWallet, walletScript } from './wallet.js';
 
@@ -28,7 +28,7 @@ const tsxLoader = pathToFileURL(require.resolve('tsx')).href;
 
 const bundle = loadBundle('gateway');
 const validator = createSchemaValidator(bundle);
-const operations = listOperations(bundle);
+const operations = publishedOperations(bundle);
 
 const onrampQuery = (extra: Record<string, string> = {}) => new URLSearchParams({ ...onrampQuoteParameters, ...extra });
 

@@ -9,7 +9,7 @@ import { loadBundle } from '@swap-gateway/openapi';
 import { blockOutsideLocalhost, launchChromium, skipWithoutChromium } from '@swap-gateway/test-support/browser';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listOperations, referenceAnchor } from '../src/document.js';
+import { publishedOperations, referenceAnchor } from '../src/document.js';
 import { defaultOutput, screenshotsDirectory } from '../src/paths.js';
 import { referencePages } from '../src/reference.js';
 import { serveSite, type ServedSite } from '../src/serve.js';
@@ -17,7 +17,7 @@ import { markdownPages } from '../src/site.js';
 
 /** How long a page may take to scroll or render after an action: generous, for CI's 2 busy cores. */
 const settle = { timeout: 15_000, interval: 100 };
-const operations = [...listOperations(loadBundle('gateway-v4')), ...listOperations(loadBundle('gateway-v3'))];
+const operations = [...publishedOperations(loadBundle('gateway-v4')), ...publishedOperations(loadBundle('gateway-v3'))];
 
 describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in Chromium', { timeout: 120_000 }, () => {
   let site: ServedSite;

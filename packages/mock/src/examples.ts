@@ -6,8 +6,7 @@
  * `tokenSwapSolana`), so the request's route picks the example.
  */
 import { jsonContent, type Operation } from '@swap-gateway/openapi';
-
-type Route = 'onramp' | 'offramp' | 'tokenSwap';
+import type { GatewayRoute } from '@swap-gateway/types';
 
 const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
@@ -15,7 +14,7 @@ const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1
 function candidates(operation: Operation, query: URLSearchParams, body: unknown): string[] {
   if (operation.operationId.startsWith('getQuote')) {
     const srcChain = query.get('srcChain') ?? '';
-    const route: Route = srcChain === 'bitcoin' ? 'onramp' : query.get('dstChain') === 'bitcoin' ? 'offramp' : 'tokenSwap';
+    const route: GatewayRoute = srcChain === 'bitcoin' ? 'onramp' : query.get('dstChain') === 'bitcoin' ? 'offramp' : 'tokenSwap';
     return [
       ...(route === 'onramp' && !query.get('refundAddress') ? ['onrampWithoutRefundAddress'] : []),
       `${route}${capitalize(srcChain)}`,
@@ -23,7 +22,7 @@ function candidates(operation: Operation, query: URLSearchParams, body: unknown)
     ];
   }
   if (operation.operationId.startsWith('createOrder') && body && typeof body === 'object') {
-    const [route] = Object.keys(body) as Route[];
+    const [route] = Object.keys(body) as GatewayRoute[];
     if (!route) return [];
     const quote = (body as Record<string, Record<string, unknown> | undefined>)[route] ?? {};
     // An onramp quote that names its sender gets a PSBT to sign.

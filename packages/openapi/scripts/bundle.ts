@@ -21,6 +21,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
+import { isJsonObject, type Json, type JsonObject } from '../src/json.ts';
+import { resolveRef } from '../src/pointer.ts';
 
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = resolve(packageRoot, '..', '..');
@@ -33,30 +35,18 @@ export const bundles = [
   { api: 'gateway-v3', file: 'gateway-v3', tag: 'V3' },
 ] as const;
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
-
-const isObject = (value: Json | undefined): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** Replaces every `{ $ref: '#/components/examples/X' }` with the example itself and drops `components.examples`. */
 function inlineExamples(document: JsonObject): void {
-  const components = document.components as JsonObject;
-  const examples = (components.examples ?? {}) as JsonObject;
-  const prefix = '#/components/examples/';
+  const isExample = (ref: Json | undefined) => typeof ref === 'string' && ref.startsWith('#/components/examples/');
   const visit = (node: Json): Json => {
     if (Array.isArray(node)) return node.map(visit);
-    if (!isObject(node)) return node;
-    const ref = node.$ref;
-    if (typeof ref === 'string' && ref.startsWith(prefix)) {
-      const target = examples[ref.slice(prefix.length)];
-      if (target === undefined) throw new Error(`unresolved example ${ref}`);
-      return visit(target);
-    }
+    if (!isJsonObject(node)) return node;
+    if (isExample(node.$ref)) return visit(resolveRef<Json>(document, node));
     return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, visit(value)]));
   };
-  delete components.examples;
-  Object.assign(document, visit(document));
+  const inlined = visit(document) as JsonObject;
+  delete (inlined.components as JsonObject).examples;
+  Object.assign(document, inlined);
 }
 
 function keepTag(document: JsonObject, tag: string): void {

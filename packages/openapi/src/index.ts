@@ -30,7 +30,8 @@ export interface OpenApiDocument {
 }
 
 export { createSchemaValidator, type SchemaValidator } from './validator.js';
-export { DocumentError, escapePointer, locate, pointerSegments, pointerTo, resolveReference, resolveRef, valueAt } from './pointer.js';
+export { isJsonObject, type Json, type JsonObject } from './json.js';
+export { DocumentError, escapePointer, pointerSegments, pointerTo, resolveReference, resolveRef, valueAt } from './pointer.js';
 export {
   documentedResponse,
   httpMethods,
@@ -50,6 +51,7 @@ export {
 } from './operations.js';
 export { matchOperation, requestMethods, type OperationMatch, type RouteTemplate } from './match.js';
 export { coerceParameter } from './coerce.js';
+export { documentedErrorCodes, type DocumentedErrorCode } from './error-codes.js';
 export {
   apiKeyLength,
   apiKeyPointer,

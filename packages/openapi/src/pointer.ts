@@ -27,7 +27,8 @@ export class DocumentError extends Error {
 /** The keys of a local pointer; anything but `#` or `#/...` is refused. */
 export function pointerSegments(pointer: string): string[] {
   if (pointer === '#') return [];
-  if (!pointer.startsWith('#/')) throw new DocumentError(`external reference ${pointer}: only local references are read (bundle the document first)`, pointer);
+  if (!pointer.startsWith('#/'))
+    throw new DocumentError(`external reference ${pointer}: only local references are read (bundle the document first)`, pointer);
   return pointer.slice(2).split('/').map(unescapePointer);
 }
 
@@ -43,14 +44,20 @@ export function valueAt(document: unknown, pointer: string): unknown {
 }
 
 const referenceOf = (node: unknown): string | undefined =>
-  node !== null && typeof node === 'object' && typeof (node as { $ref?: unknown }).$ref === 'string' ? (node as { $ref: string }).$ref : undefined;
+  node !== null && typeof node === 'object' && typeof (node as { $ref?: unknown }).$ref === 'string'
+    ? (node as { $ref: string }).$ref
+    : undefined;
 
 /**
  * Follows `$ref`s from a node until an object that is not a reference, and says where it ended:
  * `pointer` is where the node was found (when known) or the last reference followed. Sibling keys
  * of a `$ref` (3.1 allows `summary` and `description` there) do not change what it refers to.
  */
-export function resolveReference<T = Record<string, unknown>>(document: unknown, node: unknown, pointer?: string): { value: T; pointer: string | undefined } {
+export function resolveReference<T = Record<string, unknown>>(
+  document: unknown,
+  node: unknown,
+  pointer?: string,
+): { value: T; pointer: string | undefined } {
   const seen: string[] = [];
   let current = node;
   let at = pointer;
@@ -72,23 +79,4 @@ export function resolveReference<T = Record<string, unknown>>(document: unknown,
 /** The object a node refers to, its `$ref`s followed (see `resolveReference`). */
 export function resolveRef<T = Record<string, unknown>>(document: unknown, node: unknown): T {
   return resolveReference<T>(document, node).value;
-}
-
-/**
- * Walks a path of keys through the document, following the `$ref`s met on the way (a response or
- * parameter given by reference to components), and returns the pointer where the path ends. The
- * value at the end is not itself followed. Throws when the path does not exist.
- */
-export function locate(document: unknown, segments: readonly string[]): string {
-  let node: unknown = document;
-  let at: string[] = [];
-  for (const segment of segments) {
-    const { value, pointer } = resolveReference<unknown>(document, node, pointerTo(at));
-    if (pointer !== undefined) at = pointerSegments(pointer);
-    const next = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[segment] : undefined;
-    if (next === undefined) throw new DocumentError(`the document has nothing at ${pointerTo([...at, segment])}`, pointerTo([...at, segment]));
-    node = next;
-    at = [...at, segment];
-  }
-  return pointerTo(at);
 }

@@ -6,7 +6,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { OpenApiDocument } from './index.js';
-import { escapePointer, locate } from './pointer.js';
+import { escapePointer } from './pointer.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -33,9 +33,6 @@ export interface SchemaValidator {
   compile(pointer: string): ValidateFunction;
   /** The pointer of a component schema by name. */
   schemaPointer(name: string): string;
-  /** The pointer of an operation's schema: request body or response body for a status and media type. */
-  responsePointer(path: string, method: string, status: string, mediaType?: string): string;
-  requestBodyPointer(path: string, method: string, mediaType?: string): string;
   /** Ajv's errors as one readable line each. */
   describe(errors: ErrorObject[]): string;
 }
@@ -60,8 +57,6 @@ export function createSchemaValidator(document: OpenApiDocument): SchemaValidato
     }
     return validate;
   };
-  const operationSegments = (path: string, method: string) => ['paths', path, method.toLowerCase()];
-  const located = (segments: string[]) => locate(document, segments);
   return {
     compile,
     validate(pointer, value) {
@@ -70,11 +65,8 @@ export function createSchemaValidator(document: OpenApiDocument): SchemaValidato
       return { valid, errors: valid ? [] : [...(validate.errors ?? [])] };
     },
     schemaPointer: (name) => `#/components/schemas/${escapePointer(name)}`,
-    responsePointer: (path, method, status, mediaType = 'application/json') =>
-      located([...operationSegments(path, method), 'responses', status, 'content', mediaType, 'schema']),
-    requestBodyPointer: (path, method, mediaType = 'application/json') =>
-      located([...operationSegments(path, method), 'requestBody', 'content', mediaType, 'schema']),
-    describe: (errors) => errors.map((error) => `${error.instancePath || '(root)'} ${error.message ?? ''} ${JSON.stringify(error.params)}`).join('\n'),
+    describe: (errors) =>
+      errors.map((error) => `${error.instancePath || '(root)'} ${error.message ?? ''} ${JSON.stringify(error.params)}`).join('\n'),
   };
 }
 

@@ -11,6 +11,7 @@ import {
   createSchemaValidator,
   DocumentError,
   documentedCodes,
+  documentedErrorCodes,
   documentedResponse,
   emptyPathParameterAnswer,
   escapePointer,
@@ -18,7 +19,6 @@ import {
   failureStatuses,
   jsonContent,
   loadBundle,
-  locate,
   malformedRequestAnswer,
   matchOperation,
   pointerSegments,
@@ -72,16 +72,11 @@ describe('pointers and $ref', () => {
   it('refuses a dangling, external or circular reference with the pointer in the message', () => {
     const broken = sample();
     expect(() => resolveRef(broken, { $ref: '#/components/schemas/Missing' })).toThrow(/dangling \$ref #\/components\/schemas\/Missing/);
-    expect(() => resolveRef(broken, { $ref: '#/components/schemas/Loop' })).toThrow(/\$ref cycle: #\/components\/schemas\/Loop → #\/components\/schemas\/Loop2 → #\/components\/schemas\/Loop$/);
+    expect(() => resolveRef(broken, { $ref: '#/components/schemas/Loop' })).toThrow(
+      /\$ref cycle: #\/components\/schemas\/Loop → #\/components\/schemas\/Loop2 → #\/components\/schemas\/Loop$/,
+    );
     expect(() => resolveRef(broken, { $ref: './Id.yaml' })).toThrow(/external reference \.\/Id\.yaml/);
     expect(() => resolveRef(broken, { $ref: '#/components/schemas/Missing' })).toThrow(DocumentError);
-  });
-
-  it('locates a path of keys through the references met on the way, and refuses one that is not there', () => {
-    expect(locate(document, ['paths', '/v4/create-order', 'post', 'responses', '401', 'content', 'application/json', 'schema'])).toBe(
-      '#/components/responses/UnauthorizedV4/content/application~1json/schema',
-    );
-    expect(() => locate(document, ['paths', '/v4/create-order', 'post', 'responses', '418'])).toThrow('the document has nothing at #/paths/~1v4~1create-order/post/responses/418');
   });
 });
 
@@ -104,28 +99,46 @@ describe('readOperations', () => {
 
   it('resolves parameters: the component they come from, their schema followed, and a schema pointer every example validates against', () => {
     const amount = byId('getQuoteV4').parameters.find((parameter) => parameter.name === 'amount')!;
-    expect(amount).toMatchObject({ in: 'query', required: true, pointer: '#/components/parameters/amount', schemaPointer: '#/components/parameters/amount/schema', example: '1000000' });
+    expect(amount).toMatchObject({
+      in: 'query',
+      required: true,
+      pointer: '#/components/parameters/amount',
+      schemaPointer: '#/components/parameters/amount/schema',
+      example: '1000000',
+    });
     expect(amount.schema).toMatchObject({ type: 'string' });
     const withExamples = operations.flatMap((operation) => operation.parameters).filter((parameter) => parameter.example !== undefined);
     expect(withExamples.length).toBeGreaterThan(10);
     for (const parameter of withExamples) {
-      expect(validator.validate(parameter.schemaPointer, coerceParameter(parameter.schema, String(parameter.example))).valid, parameter.name).toBe(true);
+      expect(
+        validator.validate(parameter.schemaPointer, coerceParameter(parameter.schema, String(parameter.example))).valid,
+        parameter.name,
+      ).toBe(true);
     }
   });
 
-  it('merges path-level parameters under the operation\'s own, which win by `in` and `name`', () => {
+  it("merges path-level parameters under the operation's own, which win by `in` and `name`", () => {
     const merged = readOperations(
       sample({
         paths: {
           '/v1/things/{id}': {
             parameters: [{ $ref: '#/components/parameters/id' }, { name: 'trace', in: 'header', schema: { type: 'string' } }],
-            get: { operationId: 'getThing', parameters: [{ name: 'trace', in: 'header', required: true, schema: { type: 'boolean' } }], responses: {} },
+            get: {
+              operationId: 'getThing',
+              parameters: [{ name: 'trace', in: 'header', required: true, schema: { type: 'boolean' } }],
+              responses: {},
+            },
             delete: { operationId: 'deleteThing', responses: {} },
           },
         },
       }),
     );
-    expect(merged.map(({ operationId, parameters }) => [operationId, parameters.map(({ name, in: location, required, schema, pointer }) => ({ name, location, required, type: schema.type, pointer }))])).toEqual([
+    expect(
+      merged.map(({ operationId, parameters }) => [
+        operationId,
+        parameters.map(({ name, in: location, required, schema, pointer }) => ({ name, location, required, type: schema.type, pointer })),
+      ]),
+    ).toEqual([
       [
         'getThing',
         [
@@ -145,24 +158,30 @@ describe('readOperations', () => {
 
   it('refuses an operation without an operationId, or a dangling parameter, naming where', () => {
     expect(() => readOperations(sample({ paths: { '/a': { get: { responses: {} } } } }))).toThrow('GET /a has no operationId');
-    expect(() => readOperations(sample({ paths: { '/a': { get: { operationId: 'a', parameters: [{ $ref: '#/components/parameters/gone' }], responses: {} } } } }))).toThrow(
-      'dangling $ref #/components/parameters/gone at #/paths/~1a/get/parameters/0',
-    );
+    expect(() =>
+      readOperations(
+        sample({ paths: { '/a': { get: { operationId: 'a', parameters: [{ $ref: '#/components/parameters/gone' }], responses: {} } } } }),
+      ),
+    ).toThrow('dangling $ref #/components/parameters/gone at #/paths/~1a/get/parameters/0');
   });
 
   it('reads bodies and responses: schema pointers the validator accepts, examples with their values, required headers', () => {
     const createOrder = byId('createOrderV4');
     const body = jsonContent(createOrder.requestBody)!;
     expect(createOrder.requestBody?.required).toBe(true);
-    expect(body.schemaPointer).toBe(validator.requestBodyPointer('/v4/create-order', 'post'));
+    expect(body.schemaPointer).toBe('#/paths/~1v4~1create-order/post/requestBody/content/application~1json/schema');
     expect(validator.validate(body.schemaPointer!, body.examples.onramp!.value).valid).toBe(true);
     expect(Object.keys(createOrder.responses)).toEqual(['201', '400', '401', '429', '500']);
     const unauthorized = createOrder.responses['401']!;
     expect(unauthorized.pointer).toBe('#/components/responses/UnauthorizedV4');
-    expect(jsonContent(unauthorized)!.schemaPointer).toBe(validator.responsePointer('/v4/create-order', 'post', '401'));
+    expect(jsonContent(unauthorized)!.schemaPointer).toBe('#/components/responses/UnauthorizedV4/content/application~1json/schema');
     expect(jsonContent(unauthorized)!.examples.keyLength!.value).toMatchObject({ code: 'INVALID_REQUEST' });
     const retryAfter = createOrder.responses['429']!.headers.find((header) => header.name === 'Retry-After');
-    expect(retryAfter).toMatchObject({ required: true, pointer: '#/components/headers/RetryAfter', schemaPointer: '#/components/headers/RetryAfter/schema' });
+    expect(retryAfter).toMatchObject({
+      required: true,
+      pointer: '#/components/headers/RetryAfter',
+      schemaPointer: '#/components/headers/RetryAfter/schema',
+    });
     expect(validator.validate(retryAfter!.schemaPointer!, 30).valid).toBe(true);
   });
 
@@ -179,7 +198,11 @@ describe('readOperations', () => {
 
 describe('matchOperation', () => {
   it('finds the operation of a request and the raw text of its path parameters; the query is no part of the match', () => {
-    expect(matchOperation(operations, 'GET', '/v4/get-order/abc%20d?x=1')).toEqual({ kind: 'operation', operation: byId('getOrderV4'), pathParameters: { id: 'abc%20d' } });
+    expect(matchOperation(operations, 'GET', '/v4/get-order/abc%20d?x=1')).toEqual({
+      kind: 'operation',
+      operation: byId('getOrderV4'),
+      pathParameters: { id: 'abc%20d' },
+    });
     expect(matchOperation(operations, 'post', '/v3/create-order')).toMatchObject({ kind: 'operation', operation: byId('createOrderV3') });
     expect(matchOperation(operations, 'GET', '/v4/get-order/%ZZ')).toMatchObject({ kind: 'operation', pathParameters: { id: '%ZZ' } });
   });
@@ -199,12 +222,17 @@ describe('matchOperation', () => {
   });
 
   it('matches an empty parameter segment for the operation to answer, but allows no method on it', () => {
-    expect(matchOperation(operations, 'GET', '/v4/get-order/')).toEqual({ kind: 'operation', operation: byId('getOrderV4'), pathParameters: { id: '' } });
+    expect(matchOperation(operations, 'GET', '/v4/get-order/')).toEqual({
+      kind: 'operation',
+      operation: byId('getOrderV4'),
+      pathParameters: { id: '' },
+    });
     expect(matchOperation(operations, 'DELETE', '/v4/get-orders/')).toEqual({ kind: 'no-operation' });
   });
 
   it('matches nothing else: other paths, extra segments, template text taken literally', () => {
-    for (const path of ['/v2/get-quote', '/v4/get-order/a/b', '/v4/get-quote/', '/v4/get-routesX', '/v4']) expect(matchOperation(operations, 'GET', path), path).toEqual({ kind: 'no-operation' });
+    for (const path of ['/v2/get-quote', '/v4/get-order/a/b', '/v4/get-quote/', '/v4/get-routesX', '/v4'])
+      expect(matchOperation(operations, 'GET', path), path).toEqual({ kind: 'no-operation' });
     const routes = [{ method: 'GET', path: '/a.b/{x}' }];
     expect(matchOperation(routes, 'GET', '/aXb/1')).toEqual({ kind: 'no-operation' });
     expect(matchOperation(routes, 'GET', '/a.b/1')).toMatchObject({ kind: 'operation', pathParameters: { x: '1' } });
@@ -216,7 +244,8 @@ describe('coerceParameter', () => {
     for (const type of ['integer', 'number', ['integer', 'null']]) {
       const schema = { type };
       expect(['5', '-3', '2.5', '007', '0'].map((text) => coerceParameter(schema, text))).toEqual([5, -3, 2.5, 7, 0]);
-      for (const text of ['0x10', '1e2', ' 5', '5 ', '5.', '.5', '+5', '', 'Infinity', 'NaN', '1_000', '٣']) expect(coerceParameter(schema, text), `${JSON.stringify(type)} ${text}`).toBe(text);
+      for (const text of ['0x10', '1e2', ' 5', '5 ', '5.', '.5', '+5', '', 'Infinity', 'NaN', '1_000', '٣'])
+        expect(coerceParameter(schema, text), `${JSON.stringify(type)} ${text}`).toBe(text);
     }
   });
 
@@ -230,7 +259,16 @@ describe('coerceParameter', () => {
     const limit = byId('getOrdersV4').parameters.find((parameter) => parameter.name === 'limit')!;
     const accepts = (text: string) => validator.validate(limit.schemaPointer, coerceParameter(limit.schema, text)).valid;
     expect(['20', '1', '16', '100'].map(accepts)).toEqual([true, true, true, true]);
-    expect(['0x10', '1e2', ' 5', '5.', '', '2.5', '0', '9'.repeat(400)].map(accepts)).toEqual([false, false, false, false, false, false, false, false]);
+    expect(['0x10', '1e2', ' 5', '5.', '', '2.5', '0', '9'.repeat(400)].map(accepts)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });
 
@@ -246,7 +284,7 @@ describe('edge rules', () => {
     }
   });
 
-  it('answers a request that cannot be read with the documented 400, else get-order\'s 404, else get-routes\' 401', () => {
+  it("answers a request that cannot be read with the documented 400, else get-order's 404, else get-routes' 401", () => {
     expect(Object.fromEntries(operations.map((operation) => [operation.operationId, malformedRequestAnswer(operation)]))).toEqual({
       getRoutesV4: { status: 401, code: 'INVALID_REQUEST' },
       getQuoteV4: { status: 400, code: 'INVALID_REQUEST' },
@@ -280,8 +318,35 @@ describe('edge rules', () => {
     expect(documentedCodes(byId('getQuoteV4'), '200')).toEqual([]);
   });
 
-  it('answers an empty path parameter with 404: the operation\'s own where it documents one', () => {
+  it("answers an empty path parameter with 404: the operation's own where it documents one", () => {
     expect(emptyPathParameterAnswer(byId('getOrderV4'))).toEqual({ status: 404, code: 'ORDER_NOT_FOUND', example: notFound });
     expect(emptyPathParameterAnswer(byId('getOrdersV3'))).toEqual({ status: 404, code: 'INVALID_REQUEST' });
+  });
+});
+
+describe('documentedErrorCodes', () => {
+  const codes = (schemaName: string) => documentedErrorCodes(document, schemaName).map((entry) => entry.code);
+
+  it("lists an error-code schema's codes with their annotations, through its $refs and branches", () => {
+    const v3 = codes('GatewayErrorCodeV3');
+    expect(v3).toEqual(expect.arrayContaining(['INVALID_REQUEST', 'ORDER_NOT_FOUND']));
+    // V4's schema is V3's (by $ref) or a code added in V4: every V3 code first, then the added ones.
+    expect(codes('GatewayErrorCodeV4').slice(0, v3.length)).toEqual(v3);
+    expect(codes('GatewayErrorCodeV4').length).toBeGreaterThan(v3.length);
+    expect(new Set(codes('GatewayErrorCodeV4')).size).toBe(codes('GatewayErrorCodeV4').length);
+    const invalidRequest = documentedErrorCodes(document, 'GatewayErrorCodeV4').find((entry) => entry.code === 'INVALID_REQUEST')!;
+    expect(invalidRequest.meaning).toEqual(expect.any(String));
+    expect(invalidRequest.introducedIn).toEqual(expect.any(String));
+  });
+
+  it('gives no annotation where the enum has none, and refuses a schema the document does not have', () => {
+    const plain = sample({
+      components: { schemas: { Codes: { anyOf: [{ enum: ['A'] }, { $ref: '#/components/schemas/More' }] }, More: { enum: ['B'] } } },
+    });
+    expect(documentedErrorCodes(plain, 'Codes')).toEqual([
+      { code: 'A', meaning: undefined, introducedIn: undefined },
+      { code: 'B', meaning: undefined, introducedIn: undefined },
+    ]);
+    expect(() => documentedErrorCodes(plain, 'Gone')).toThrow(DocumentError);
   });
 });

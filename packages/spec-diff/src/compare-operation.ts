@@ -4,7 +4,8 @@
  * whole operation is added or removed.
  */
 import { compareSchemas, compareValues, type Change, type Direction } from './compare-schema.js';
-import { dereference, isObject, type Json, type JsonObject, type JsonDocument, type Operation } from './document.js';
+import type { Operation } from '@swap-gateway/openapi';
+import { definitionOf, dereference, isJsonObject, type Json, type JsonObject, type JsonDocument } from './document.js';
 import { summarizeSchema } from './schema-shape.js';
 
 /** One side of a comparison: an operation and the document its `$ref`s point into. */
@@ -30,16 +31,23 @@ function compareDeprecation(base: Operation, head: Operation): Change[] {
   const before = base.definition.deprecated === true;
   const after = head.definition.deprecated === true;
   if (before === after) return [];
-  return [{ severity: 'compatible', rule: after ? 'operation-deprecated' : 'operation-undeprecated', location: 'operation', message: after ? 'deprecated' : 'no longer deprecated' }];
+  return [
+    {
+      severity: 'compatible',
+      rule: after ? 'operation-deprecated' : 'operation-undeprecated',
+      location: 'operation',
+      message: after ? 'deprecated' : 'no longer deprecated',
+    },
+  ];
 }
 
 /** Each alternative of `security` as `apiKey`, `a+b`, or `anonymous` for `{}` (and for no security at all). */
 function securityAlternatives(side: OperationSide): Set<string> {
-  const requirements = side.operation.definition.security ?? side.document.security;
+  const requirements = definitionOf(side.operation).security ?? side.document.security;
   if (!Array.isArray(requirements) || requirements.length === 0) return new Set(['anonymous']);
   return new Set(
     requirements.map((requirement) => {
-      const schemes = isObject(requirement) ? Object.keys(requirement).sort() : [];
+      const schemes = isJsonObject(requirement) ? Object.keys(requirement).sort() : [];
       return schemes.length === 0 ? 'anonymous' : schemes.join('+');
     }),
   );
@@ -51,13 +59,17 @@ function compareSecurity(base: OperationSide, head: OperationSide): Change[] {
   const changes: Change[] = [];
   for (const alternative of before) {
     if (!after.has(alternative)) {
-      const message = alternative === 'anonymous' ? 'a call without credentials is no longer accepted' : `the \`${alternative}\` alternative is no longer accepted`;
+      const message =
+        alternative === 'anonymous'
+          ? 'a call without credentials is no longer accepted'
+          : `the \`${alternative}\` alternative is no longer accepted`;
       changes.push({ severity: 'breaking', rule: 'security-removed', location: 'security', message });
     }
   }
   for (const alternative of after) {
     if (!before.has(alternative)) {
-      const message = alternative === 'anonymous' ? 'a call without credentials is now accepted' : `the \`${alternative}\` alternative is now accepted`;
+      const message =
+        alternative === 'anonymous' ? 'a call without credentials is now accepted' : `the \`${alternative}\` alternative is now accepted`;
       changes.push({ severity: 'compatible', rule: 'security-added', location: 'security', message });
     }
   }
@@ -67,8 +79,8 @@ function compareSecurity(base: OperationSide, head: OperationSide): Change[] {
 /** The schema of a parameter or header: `schema`, or the one of its single `content` entry. */
 function valueSchema(definition: JsonObject): Json | undefined {
   if (definition.schema !== undefined) return definition.schema;
-  const content = isObject(definition.content) ? Object.values(definition.content)[0] : undefined;
-  return isObject(content) ? content.schema : undefined;
+  const content = isJsonObject(definition.content) ? Object.values(definition.content)[0] : undefined;
+  return isJsonObject(content) ? content.schema : undefined;
 }
 
 /**
@@ -79,10 +91,9 @@ function parametersByKey(operation: Operation): Map<string, JsonObject> {
   const positions = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
   const byKey = new Map<string, JsonObject>();
   for (const parameter of operation.parameters) {
-    const where = String(parameter.in);
-    const name = String(parameter.name);
+    const { in: where, name } = parameter;
     const key = where === 'path' ? `path:#${positions.indexOf(name)}` : `${where}:${where === 'header' ? name.toLowerCase() : name}`;
-    byKey.set(key, parameter);
+    byKey.set(key, definitionOf(parameter));
   }
   return byKey;
 }
@@ -95,7 +106,12 @@ function compareParameters(base: OperationSide, head: OperationSide): Change[] {
   const changes: Change[] = [];
   for (const [key, parameter] of before) {
     if (!after.has(key)) {
-      changes.push({ severity: 'breaking', rule: 'parameter-removed', location: parameterLocation(parameter), message: 'removed: a client that sends it is no longer understood' });
+      changes.push({
+        severity: 'breaking',
+        rule: 'parameter-removed',
+        location: parameterLocation(parameter),
+        message: 'removed: a client that sends it is no longer understood',
+      });
     }
   }
   for (const [key, parameter] of after) {
@@ -111,10 +127,17 @@ function compareParameters(base: OperationSide, head: OperationSide): Change[] {
       continue;
     }
     const requiredBefore = was.required === true;
-    if (!requiredBefore && requiredNow) changes.push({ severity: 'breaking', rule: 'parameter-required', location, message: 'now required' });
-    if (requiredBefore && !requiredNow) changes.push({ severity: 'compatible', rule: 'parameter-optional', location, message: 'no longer required' });
+    if (!requiredBefore && requiredNow)
+      changes.push({ severity: 'breaking', rule: 'parameter-required', location, message: 'now required' });
+    if (requiredBefore && !requiredNow)
+      changes.push({ severity: 'compatible', rule: 'parameter-optional', location, message: 'no longer required' });
     changes.push(
-      ...compareSchemas(summarizeSchema(base.document, valueSchema(was)), summarizeSchema(head.document, valueSchema(parameter)), 'request', location),
+      ...compareSchemas(
+        summarizeSchema(base.document, valueSchema(was)),
+        summarizeSchema(head.document, valueSchema(parameter)),
+        'request',
+        location,
+      ),
     );
   }
   return changes;
@@ -135,7 +158,12 @@ function compareContent(
   const changes: Change[] = [];
   for (const mediaType of Object.keys(before)) {
     if (!(mediaType in after)) {
-      changes.push({ severity: 'breaking', rule: 'media-type-removed', location: mediaLocation(prefix, mediaType), message: `media type ${mediaType} removed` });
+      changes.push({
+        severity: 'breaking',
+        rule: 'media-type-removed',
+        location: mediaLocation(prefix, mediaType),
+        message: `media type ${mediaType} removed`,
+      });
     }
   }
   for (const [mediaType, media] of Object.entries(after)) {
@@ -145,22 +173,35 @@ function compareContent(
       changes.push({ severity: 'compatible', rule: 'media-type-added', location, message: `media type ${mediaType} added` });
       continue;
     }
-    const schemaBefore = summarizeSchema(base.document, isObject(was) ? was.schema : undefined);
-    const schemaAfter = summarizeSchema(head.document, isObject(media) ? media.schema : undefined);
+    const schemaBefore = summarizeSchema(base.document, isJsonObject(was) ? was.schema : undefined);
+    const schemaAfter = summarizeSchema(head.document, isJsonObject(media) ? media.schema : undefined);
     changes.push(...compareSchemas(schemaBefore, schemaAfter, direction, location));
   }
   return changes;
 }
 
 function compareRequestBodies(base: OperationSide, head: OperationSide): Change[] {
-  const before = dereference(base.document, base.operation.definition.requestBody);
-  const after = dereference(head.document, head.operation.definition.requestBody);
+  const before = dereference(base.document, definitionOf(base.operation).requestBody);
+  const after = dereference(head.document, definitionOf(head.operation).requestBody);
   if (!before && !after) return [];
-  if (!after) return [{ severity: 'breaking', rule: 'request-body-removed', location: 'request body', message: 'removed: a client that sends one is no longer understood' }];
+  if (!after)
+    return [
+      {
+        severity: 'breaking',
+        rule: 'request-body-removed',
+        location: 'request body',
+        message: 'removed: a client that sends one is no longer understood',
+      },
+    ];
   if (!before) {
     return [
       after.required === true
-        ? { severity: 'breaking', rule: 'request-body-added', location: 'request body', message: 'added, required: clients must now send one' }
+        ? {
+            severity: 'breaking',
+            rule: 'request-body-added',
+            location: 'request body',
+            message: 'added, required: clients must now send one',
+          }
         : { severity: 'compatible', rule: 'request-body-added', location: 'request body', message: 'added, optional' },
     ];
   }
@@ -171,14 +212,18 @@ function compareRequestBodies(base: OperationSide, head: OperationSide): Change[
   if (before.required === true && after.required !== true) {
     changes.push({ severity: 'compatible', rule: 'request-body-optional', location: 'request body', message: 'no longer required' });
   }
-  const contentBefore = isObject(before.content) ? before.content : {};
-  const contentAfter = isObject(after.content) ? after.content : {};
+  const contentBefore = isJsonObject(before.content) ? before.content : {};
+  const contentAfter = isJsonObject(after.content) ? after.content : {};
   return [...changes, ...compareContent(base, head, contentBefore, contentAfter, 'request', 'request')];
 }
 
 function compareResponses(base: OperationSide, head: OperationSide): Change[] {
-  const before = isObject(base.operation.definition.responses) ? base.operation.definition.responses : {};
-  const after = isObject(head.operation.definition.responses) ? head.operation.definition.responses : {};
+  const responsesOf = (side: OperationSide) => {
+    const { responses } = definitionOf(side.operation);
+    return isJsonObject(responses) ? responses : {};
+  };
+  const before = responsesOf(base);
+  const after = responsesOf(head);
   const changes: Change[] = [];
   for (const status of Object.keys(before)) {
     if (!(status in after)) {
@@ -194,8 +239,8 @@ function compareResponses(base: OperationSide, head: OperationSide): Change[] {
     const was = dereference(base.document, before[status]) ?? {};
     const now = dereference(head.document, after[status]) ?? {};
     changes.push(...compareHeaders(base, head, was, now, prefix));
-    const contentBefore = isObject(was.content) ? was.content : {};
-    const contentAfter = isObject(now.content) ? now.content : {};
+    const contentBefore = isJsonObject(was.content) ? was.content : {};
+    const contentAfter = isJsonObject(now.content) ? now.content : {};
     changes.push(...compareContent(base, head, contentBefore, contentAfter, 'response', prefix));
   }
   return changes;
@@ -204,7 +249,7 @@ function compareResponses(base: OperationSide, head: OperationSide): Change[] {
 function compareHeaders(base: OperationSide, head: OperationSide, was: JsonObject, now: JsonObject, prefix: string): Change[] {
   const byName = (side: OperationSide, response: JsonObject): Map<string, { name: string; header: JsonObject }> =>
     new Map(
-      Object.entries(isObject(response.headers) ? response.headers : {}).map(([name, header]) => [
+      Object.entries(isJsonObject(response.headers) ? response.headers : {}).map(([name, header]) => [
         name.toLowerCase(),
         { name, header: dereference(side.document, header) ?? {} },
       ]),
@@ -213,7 +258,8 @@ function compareHeaders(base: OperationSide, head: OperationSide, was: JsonObjec
   const after = byName(head, now);
   const changes: Change[] = [];
   for (const [key, { name }] of before) {
-    if (!after.has(key)) changes.push({ severity: 'breaking', rule: 'header-removed', location: `${prefix} header ${name}`, message: 'removed' });
+    if (!after.has(key))
+      changes.push({ severity: 'breaking', rule: 'header-removed', location: `${prefix} header ${name}`, message: 'removed' });
   }
   for (const [key, { name, header }] of after) {
     const location = `${prefix} header ${name}`;

@@ -5,17 +5,19 @@
  */
 import { compareOperations, type OperationSide } from './compare-operation.js';
 import type { Change } from './compare-schema.js';
+import type { Operation } from '@swap-gateway/openapi';
 import {
   asDocument,
+  definitionOf,
   dereference,
-  isObject,
-  listOperations,
+  documentOperations,
+  isJsonObject,
+  pathTemplate,
   SpecDiffError,
   versionOf,
   type DocumentInput,
   type JsonObject,
   type JsonDocument,
-  type Operation,
 } from './document.js';
 import { describeTypes, flattenSchema, summarizeSchema } from './schema-shape.js';
 
@@ -45,7 +47,7 @@ const refOf = (operation: Operation): OperationRef => ({
   operationId: operation.operationId,
 });
 
-const operationKey = (operation: Operation): string => `${operation.method} ${operation.template}`;
+const operationKey = (operation: Operation): string => `${operation.method} ${pathTemplate(operation.path)}`;
 
 /**
  * A version is released unless the base document's tag of that name (`V5` for
@@ -54,7 +56,7 @@ const operationKey = (operation: Operation): string => `${operation.method} ${op
 function releasedVersions(base: JsonDocument, operations: Operation[]): Set<string> {
   const unreleased = new Set(
     (Array.isArray(base.tags) ? base.tags : [])
-      .filter((tag): tag is JsonObject => isObject(tag) && tag['x-unreleased'] === true && typeof tag.name === 'string')
+      .filter((tag): tag is JsonObject => isJsonObject(tag) && tag['x-unreleased'] === true && typeof tag.name === 'string')
       .map((tag) => String(tag.name).toLowerCase()),
   );
   const versions = new Set<string>();
@@ -69,8 +71,8 @@ function releasedVersions(base: JsonDocument, operations: Operation[]): Set<stri
 export function diffDocuments(baseInput: DocumentInput, headInput: DocumentInput): DiffReport {
   const base = asDocument(baseInput);
   const head = asDocument(headInput);
-  const baseOperations = listOperations(base);
-  const headOperations = listOperations(head);
+  const baseOperations = documentOperations(base);
+  const headOperations = documentOperations(head);
   const released = releasedVersions(base, baseOperations);
   const baseByKey = new Map(baseOperations.map((operation) => [operationKey(operation), operation]));
   const headKeys = new Set(headOperations.map(operationKey));
@@ -106,19 +108,20 @@ export interface OperationSurface {
 export function describeOperation(input: DocumentInput, operation: Operation): OperationSurface {
   const document = asDocument(input);
   const jsonSchema = (holder: JsonObject | undefined) => {
-    const content = holder && isObject(holder.content) ? holder.content : {};
+    const content = holder && isJsonObject(holder.content) ? holder.content : {};
     const media = content['application/json'] ?? Object.values(content)[0];
-    return isObject(media) ? media.schema : undefined;
+    return isJsonObject(media) ? media.schema : undefined;
   };
-  const requestBody = dereference(document, operation.definition.requestBody);
+  const definition = definitionOf(operation);
+  const requestBody = dereference(document, definition.requestBody);
   const bodySchema = jsonSchema(requestBody);
   const bodySummary = summarizeSchema(document, bodySchema);
   return {
     parameters: operation.parameters.map((parameter) => ({
-      in: String(parameter.in),
-      name: String(parameter.name),
-      required: parameter.required === true,
-      type: describeTypes(summarizeSchema(document, parameter.schema)),
+      in: parameter.in,
+      name: parameter.name,
+      required: parameter.required,
+      type: describeTypes(summarizeSchema(document, definitionOf(parameter).schema)),
     })),
     requestBody: requestBody && {
       required: requestBody.required === true,
@@ -130,16 +133,14 @@ export function describeOperation(input: DocumentInput, operation: Operation): O
         closed: field.schema.closed,
       })),
     },
-    responses: Object.entries(isObject(operation.definition.responses) ? operation.definition.responses : {}).map(
-      ([status, response]) => {
-        const resolved = dereference(document, response);
-        return {
-          status,
-          schema: summarizeSchema(document, jsonSchema(resolved)).name,
-          description: typeof resolved?.description === 'string' ? resolved.description : '',
-        };
-      },
-    ),
+    responses: Object.entries(isJsonObject(definition.responses) ? definition.responses : {}).map(([status, response]) => {
+      const resolved = dereference(document, response);
+      return {
+        status,
+        schema: summarizeSchema(document, jsonSchema(resolved)).name,
+        description: typeof resolved?.description === 'string' ? resolved.description : '',
+      };
+    }),
   };
 }
 
@@ -166,7 +167,7 @@ export interface VersionReport {
  */
 export function compareVersions(input: DocumentInput, from: string, to: string): VersionReport {
   const document = asDocument(input);
-  const operations = listOperations(document);
+  const operations = documentOperations(document);
   const inVersion = (version: string) => operations.filter((operation) => versionOf(operation.path) === version.toLowerCase());
   const older = inVersion(from);
   const newer = inVersion(to);
@@ -174,7 +175,7 @@ export function compareVersions(input: DocumentInput, from: string, to: string):
     const missing = newer.length === 0 ? to : from;
     throw new SpecDiffError('INVALID_ARGUMENTS', `the document has no operation under /${missing}/`, { version: missing });
   }
-  const counterpartKey = (operation: Operation) => `${operation.method} ${operation.template.replace(/^\/v\d+/i, '')}`;
+  const counterpartKey = (operation: Operation) => `${operation.method} ${pathTemplate(operation.path).replace(/^\/v\d+/i, '')}`;
   const olderByKey = new Map(older.map((operation) => [counterpartKey(operation), operation]));
   const side = (operation: Operation): OperationSide => ({ document, operation });
 

@@ -1,20 +1,14 @@
 /**
- * The document as the diff walks it (JSON values), and its operations: a view over the document model
- * of @swap-gateway/openapi (its operations, `$ref` follower and method list), adding what is the
- * diff's own: the path template that survives a renamed parameter, and structured errors.
+ * The document as the diff walks it (JSON values), and its operations: the document model of
+ * @swap-gateway/openapi (its operations, `$ref` follower and JSON types), read with the diff's own
+ * additions: the path template that survives a renamed parameter, and structured errors.
  */
-import { DocumentError, readOperations, resolveRef, type HttpMethod } from '@swap-gateway/openapi';
+import { DocumentError, isJsonObject, readOperations, resolveRef, type Json, type JsonObject, type Operation } from '@swap-gateway/openapi';
 
-export { versionOf } from '@swap-gateway/openapi';
-
-export type Json = null | boolean | number | string | Json[] | JsonObject;
-export type JsonObject = { [key: string]: Json };
+export { isJsonObject, versionOf, type Json, type JsonObject } from '@swap-gateway/openapi';
 
 /** A bundled document as JSON values: every `$ref` is local (`#/...`). */
 export type JsonDocument = JsonObject & { paths?: JsonObject };
-
-export const isObject = (value: Json | undefined): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The structured error every bad input gets: a stable code, a sentence and what was wrong. */
 export class SpecDiffError extends Error {
@@ -49,21 +43,13 @@ function reading<T>(read: () => T): T {
  */
 export function dereference(document: JsonDocument, node: Json | undefined): JsonObject | undefined {
   const value = reading(() => resolveRef<Json | undefined>(document, node));
-  return isObject(value) ? value : undefined;
+  return isJsonObject(value) ? value : undefined;
 }
 
-export interface Operation {
-  /** As a request carries it: `GET`, `POST`... */
-  method: Uppercase<HttpMethod>;
-  path: string;
-  /** The path with its parameters' names erased, so that renaming `{id}` keeps the operation. */
-  template: string;
-  operationId: string;
-  /** Path-level parameters come first; an operation-level one with the same `in` and `name` replaces it. */
-  parameters: JsonObject[];
-  definition: JsonObject;
-}
+/** An operation or parameter object of the model as the JSON the diff compares. */
+export const definitionOf = (part: Operation | Operation['parameters'][number]): JsonObject => part.definition as JsonObject;
 
+/** The path with its parameters' names erased, so that renaming `{id}` keeps the operation. */
 export const pathTemplate = (path: string): string => path.replace(/\{[^}]+\}/g, '{}');
 
 /** A parsed document of any static type (as `loadBundle` returns it); checked by `asDocument`. */
@@ -72,20 +58,13 @@ export type DocumentInput = object;
 /** The document, once it is known to be OpenAPI 3.x. */
 export function asDocument(input: DocumentInput): JsonDocument {
   const document = input as Json;
-  if (!isObject(document) || typeof document.openapi !== 'string' || !document.openapi.startsWith('3.')) {
+  if (!isJsonObject(document) || typeof document.openapi !== 'string' || !document.openapi.startsWith('3.')) {
     throw new SpecDiffError('INVALID_DOCUMENT', 'not an OpenAPI 3.x document: the `openapi` field is missing', null);
   }
   return document;
 }
 
-/** Every operation of the document, in document order. */
-export function listOperations(input: DocumentInput): Operation[] {
-  return reading(() => readOperations(asDocument(input))).map((operation) => ({
-    method: operation.method,
-    path: operation.path,
-    template: pathTemplate(operation.path),
-    operationId: operation.operationId,
-    parameters: operation.parameters.map((parameter) => parameter.definition as JsonObject),
-    definition: operation.definition as JsonObject,
-  }));
+/** Every operation of the document, in document order, as the model reads it. */
+export function documentOperations(input: DocumentInput): Operation[] {
+  return reading(() => readOperations(asDocument(input)));
 }

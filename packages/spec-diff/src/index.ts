@@ -23,7 +23,7 @@ export {
   type VersionPair,
   type VersionReport,
 } from './diff.js';
-export { listOperations, SpecDiffError, type DocumentInput, type JsonDocument, type Operation } from './document.js';
+export { SpecDiffError, type DocumentInput, type JsonDocument } from './document.js';
 export { bundleAtRef, bundlerIn, repositoryRoot } from './git.js';
 export { formatReviewMarkdown, formatReviewText, formatVersionsMarkdown } from './format.js';
 export { reviewReport, type Review, type ReviewedChange } from './review.js';

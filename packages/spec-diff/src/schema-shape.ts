@@ -11,7 +11,7 @@
  *   every branch that has it requires it; types and enums add up; the branches
  *   themselves are listed as variants (by title, tag, single key or schema name).
  */
-import { dereference, isObject, type Json, type JsonObject, type JsonDocument } from './document.js';
+import { dereference, isJsonObject, type Json, type JsonObject, type JsonDocument } from './document.js';
 
 export type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
 
@@ -58,7 +58,7 @@ export function summarizeSchema(document: JsonDocument, schema: Json | undefined
 function summarize(document: JsonDocument, schema: Json | undefined, refStack: string[]): SchemaSummary {
   if (schema === true || schema === undefined) return unconstrained();
   if (schema === false) return { ...unconstrained(), types: new Set() };
-  if (!isObject(schema)) return unconstrained();
+  if (!isJsonObject(schema)) return unconstrained();
 
   if (typeof schema.$ref === 'string') {
     const ref = schema.$ref;
@@ -85,9 +85,19 @@ function summarize(document: JsonDocument, schema: Json | undefined, refStack: s
 
 const asSchemas = (value: Json | undefined): Json[] => (Array.isArray(value) ? value : []);
 
-const ANNOTATIONS = new Set(['description', 'title', 'summary', 'examples', 'example', 'deprecated', 'readOnly', 'writeOnly', 'default', '$comment']);
-const hasAssertions = (schema: JsonObject): boolean =>
-  Object.keys(schema).some((key) => !ANNOTATIONS.has(key) && !key.startsWith('x-'));
+const ANNOTATIONS = new Set([
+  'description',
+  'title',
+  'summary',
+  'examples',
+  'example',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'default',
+  '$comment',
+]);
+const hasAssertions = (schema: JsonObject): boolean => Object.keys(schema).some((key) => !ANNOTATIONS.has(key) && !key.startsWith('x-'));
 
 function ownKeywords(document: JsonDocument, schema: JsonObject, refStack: string[]): SchemaSummary {
   const summary = unconstrained();
@@ -97,7 +107,7 @@ function ownKeywords(document: JsonDocument, schema: JsonObject, refStack: strin
   if (schema.const !== undefined) summary.values = new Set([JSON.stringify(schema.const)]);
   for (const key of ALL_CONSTRAINTS) if (schema[key] !== undefined) summary.constraints.set(key, schema[key]);
   const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
-  if (isObject(schema.properties)) {
+  if (isJsonObject(schema.properties)) {
     for (const [name, property] of Object.entries(schema.properties)) {
       summary.properties.set(name, { schema: summarize(document, property, refStack), required: required.has(name) });
     }
@@ -118,9 +128,7 @@ function intersect(a: SchemaSummary, b: SchemaSummary): SchemaSummary {
     const existing = properties.get(name);
     properties.set(
       name,
-      existing
-        ? { schema: intersect(existing.schema, property.schema), required: existing.required || property.required }
-        : property,
+      existing ? { schema: intersect(existing.schema, property.schema), required: existing.required || property.required } : property,
     );
   }
   const constraints = new Map(a.constraints);
@@ -195,16 +203,16 @@ function uniteValues(branches: SchemaSummary[]): Set<string> | undefined {
 
 /** How a branch is named in the report: its title, its tag (`type=evm`), its single key, its schema name. */
 function variantLabel(document: JsonDocument, branch: Json, index: number): string {
-  const resolved = isObject(branch) ? (dereference(document, branch) ?? {}) : {};
+  const resolved = isJsonObject(branch) ? (dereference(document, branch) ?? {}) : {};
   if (typeof resolved.title === 'string') return resolved.title;
   const required = Array.isArray(resolved.required) ? resolved.required.map(String) : [];
-  const properties = isObject(resolved.properties) ? resolved.properties : {};
+  const properties = isJsonObject(resolved.properties) ? resolved.properties : {};
   for (const name of required) {
     const property = properties[name];
-    if (isObject(property) && property.const !== undefined) return `${name}=${String(property.const)}`;
+    if (isJsonObject(property) && property.const !== undefined) return `${name}=${String(property.const)}`;
   }
   if (required.length === 1) return required[0]!;
-  if (isObject(branch) && typeof branch.$ref === 'string') return branch.$ref.split('/').pop()!;
+  if (isJsonObject(branch) && typeof branch.$ref === 'string') return branch.$ref.split('/').pop()!;
   if (resolved.type === 'null') return 'null';
   return `#${index + 1}`;
 }

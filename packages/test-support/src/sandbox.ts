@@ -13,7 +13,7 @@
  */
 
 /** How a test's sandbox moves its orders on. */
-export const sandboxLifecycles = {
+const sandboxLifecycles = {
   /** Nothing moves until the test advances the clock (`advance`, `settle`): confirmation and payout each 30 s away. */
   drivenByTest: { confirmationDelaySeconds: 30, payoutDelaySeconds: 30, tickMs: 0 },
   /** Orders settle by themselves within a second, for programs that wait for an order (the docs samples). */
@@ -27,7 +27,7 @@ export function sandboxServerOptions(lifecycle: keyof typeof sandboxLifecycles) 
 
 export type ForcedOutcome = 'success' | 'failed' | 'refunded';
 
-export interface SandboxUtxo {
+interface SandboxUtxo {
   txid: string;
   vout: number;
   /** Satoshis, as a decimal string. */
@@ -35,7 +35,7 @@ export interface SandboxUtxo {
   transactionHex: string;
 }
 
-export interface LiquidityRow {
+interface LiquidityRow {
   chain: string;
   token: string;
   total: string;
@@ -87,7 +87,8 @@ export function sandboxControls(baseUrl: string, apiKey?: string): SandboxContro
       for (let step = 0; step < 3; step++) await advance(sandboxLifecycles.drivenByTest.payoutDelaySeconds + 1);
     },
     injectFaults: (count) => post('/sandbox/faults', { count }),
-    bitcoinUtxos: async (address) => (await call<{ utxos: SandboxUtxo[] }>('GET', `/sandbox/bitcoin/utxos/${encodeURIComponent(address)}`))!.utxos,
+    bitcoinUtxos: async (address) =>
+      (await call<{ utxos: SandboxUtxo[] }>('GET', `/sandbox/bitcoin/utxos/${encodeURIComponent(address)}`))!.utxos,
     liquidity: async () => (await call<{ liquidity: LiquidityRow[] }>('GET', '/sandbox/liquidity'))!.liquidity,
   };
 }

@@ -1,5 +1,13 @@
 /** The document's operations, examples and schemas, read through the model of @swap-gateway/openapi. */
-import { createSchemaValidator, jsonContent, loadBundle, readOperations, type MediaContent, type Operation } from '@swap-gateway/openapi';
+import {
+  createSchemaValidator,
+  failureStatuses,
+  jsonContent,
+  loadBundle,
+  readOperations,
+  type MediaContent,
+  type Operation,
+} from '@swap-gateway/openapi';
 
 export const document = loadBundle('gateway');
 export const validator = createSchemaValidator(document);
@@ -28,14 +36,27 @@ export function responseExample<T>(path: string, method: string, status: string,
 
 /** Every documented error answer: operation (method as a request carries it), status and example body. */
 export function errorExamples(): { path: string; method: string; status: number; name: string; body: unknown }[] {
-  return operations.flatMap(({ path, method, responses }) =>
-    Object.values(responses)
-      .filter((response) => Number(response.status) >= 400)
-      .flatMap((response) => Object.entries(exampleValues(jsonContent(response))).map(([name, body]) => ({ path, method, status: Number(response.status), name, body }))),
+  return operations.flatMap((candidate) =>
+    failureStatuses(candidate).flatMap((status) =>
+      Object.entries(exampleValues(jsonContent(candidate.responses[status]))).map(([name, body]) => ({
+        path: candidate.path,
+        method: candidate.method,
+        status: Number(status),
+        name,
+        body,
+      })),
+    ),
   );
 }
 
 /** The named examples of an operation's request body. */
 export function requestExamples(path: string, method: string): Record<string, unknown> {
   return exampleValues(jsonContent(operation(path, method).requestBody));
+}
+
+/** Where the schema of an operation's JSON request body stands, for `validator.validate`. */
+export function requestBodySchemaPointer(path: string, method: string): string {
+  const pointer = jsonContent(operation(path, method).requestBody)?.schemaPointer;
+  if (pointer === undefined) throw new Error(`${method.toUpperCase()} ${path} has no JSON request body schema`);
+  return pointer;
 }

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import type { OpenApiDocument } from '@swap-gateway/openapi';
-import { listOperations, type ApiVersion } from '../document.js';
+import { publishedOperations, type ApiVersion } from '../document.js';
 import { headAssets, relativize, siteHeader } from '../site.js';
 
 const require = createRequire(import.meta.url);
@@ -40,7 +40,7 @@ function consoleDocument(bundle: OpenApiDocument, version: ApiVersion): OpenApiD
 
 /** Where an operation opens in the console (Swagger UI's deep link: `#/<tag>/<operationId>`). */
 export function consoleAnchor(document: OpenApiDocument, operationId: string): string {
-  const operation = listOperations(document).find((candidate) => candidate.operationId === operationId);
+  const operation = publishedOperations(document).find((candidate) => candidate.operationId === operationId);
   const tag = (operation?.definition.tags as string[] | undefined)?.[0] ?? 'default';
   return `#/${encodeURIComponent(tag.replace(/\s/g, '_'))}/${operationId}`;
 }

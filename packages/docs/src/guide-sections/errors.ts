@@ -5,8 +5,15 @@
  * the document's examples give it, and the error bodies themselves. What the
  * document does not show is said to be not shown.
  */
-import { createSchemaValidator, jsonContent, resolveRef, type OpenApiDocument, type Response } from '@swap-gateway/openapi';
-import { listOperations, type Operation } from '../document.js';
+import {
+  createSchemaValidator,
+  documentedErrorBodies,
+  documentedErrorCodes,
+  resolveRef,
+  type OpenApiDocument,
+  type Response,
+} from '@swap-gateway/openapi';
+import { publishedOperations, type PublishedOperation } from '../document.js';
 import { code, escapeCell, table } from '../markdown-text.js';
 
 export interface ErrorCodeEntry {
@@ -16,7 +23,7 @@ export interface ErrorCodeEntry {
   /** The API versions whose error-code schema lists the code. */
   versions: string[];
   /** Where the document's examples return the code. */
-  returnedBy: Array<{ operation: Operation; status: string; statusInferred: boolean }>;
+  returnedBy: Array<{ operation: PublishedOperation; status: string; statusInferred: boolean }>;
   /** Titles of the detail shapes the code's examples carry. */
   detailShapes: string[];
 }
@@ -27,31 +34,13 @@ export interface DetailShape {
   fields: Array<{ name: string; type: string; required: boolean }>;
 }
 
-interface EnumSchema {
-  enum?: unknown[];
-  anyOf?: unknown[];
-  oneOf?: unknown[];
-  'x-introduced-in'?: Record<string, string>;
-  'x-enumDescriptions'?: Record<string, string>;
-}
-
-/** The codes of an error-code schema, with the annotations of the enum that lists each one. */
+/** The codes of an error-code schema, each with the meaning and version the docs print. */
 function codesOf(document: OpenApiDocument, schemaName: string): Array<{ code: string; meaning: string; introducedIn: string }> {
-  const found: Array<{ code: string; meaning: string; introducedIn: string }> = [];
-  const walk = (node: unknown) => {
-    const schema = resolveRef<EnumSchema>(document, node);
-    for (const value of schema.enum ?? []) {
-      const code = String(value);
-      const meaning = schema['x-enumDescriptions']?.[code];
-      const introducedIn = schema['x-introduced-in']?.[code];
-      if (!meaning || !introducedIn) {
-        throw new Error(`${schemaName}: code ${code} lacks its ${meaning ? 'x-introduced-in' : 'x-enumDescriptions'} entry`);
-      }
-      found.push({ code, meaning, introducedIn });
-    }
-    for (const branch of [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]) walk(branch);
-  };
-  walk(document.components.schemas?.[schemaName]);
+  const found = documentedErrorCodes(document, schemaName).map(({ code, meaning, introducedIn }) => {
+    if (!meaning || !introducedIn)
+      throw new Error(`${schemaName}: code ${code} lacks its ${meaning ? 'x-introduced-in' : 'x-enumDescriptions'} entry`);
+    return { code, meaning, introducedIn };
+  });
   if (found.length === 0) throw new Error(`${schemaName} lists no error codes`);
   return found;
 }
@@ -60,10 +49,13 @@ function codesOf(document: OpenApiDocument, schemaName: string): Array<{ code: s
 export function detailShapes(document: OpenApiDocument): DetailShape[] {
   const details = resolveRef<{ oneOf: unknown[] }>(document, document.components.schemas?.GatewayErrorDetails);
   return details.oneOf.map((branch) => {
-    const shape = resolveRef<{ title?: string; description?: string; type?: string | string[]; required?: string[]; properties?: Record<string, { type?: unknown; items?: { type?: unknown } }> }>(
-      document,
-      branch,
-    );
+    const shape = resolveRef<{
+      title?: string;
+      description?: string;
+      type?: string | string[];
+      required?: string[];
+      properties?: Record<string, { type?: unknown; items?: { type?: unknown } }>;
+    }>(document, branch);
     if (!shape.title) throw new Error('every alternative of GatewayErrorDetails needs a title to be named in the docs');
     const fields = Object.entries(shape.properties ?? {}).map(([name, property]) => ({
       name,
@@ -84,7 +76,9 @@ function describeType(schema: { type?: unknown; items?: { type?: unknown } }): s
  * `x-inferred` on the response, or on one of its headers (the 429's sentence stands on Retry-After).
  */
 function isInferred(document: OpenApiDocument, response: Response): boolean {
-  const headers = Object.values((response.definition.headers ?? {}) as Record<string, unknown>).map((header) => resolveRef(document, header));
+  const headers = Object.values((response.definition.headers ?? {}) as Record<string, unknown>).map((header) =>
+    resolveRef(document, header),
+  );
   return [response.definition, ...headers].some((node) => typeof node['x-inferred'] === 'string');
 }
 
@@ -94,18 +88,21 @@ export function listErrorCodes(document: OpenApiDocument): ErrorCodeEntry[] {
   const shapes = detailShapes(document);
   const validator = createSchemaValidator(document);
   const shapeOf = (details: unknown) =>
-    shapes.filter((_, index) => validator.validate(`#/components/schemas/GatewayErrorDetails/oneOf/${index}`, details).valid).map((shape) => shape.title);
+    shapes
+      .filter((_, index) => validator.validate(`#/components/schemas/GatewayErrorDetails/oneOf/${index}`, details).valid)
+      .map((shape) => shape.title);
 
   const byCode = new Map<string, ErrorCodeEntry>(
     v4.map((entry) => [entry.code, { ...entry, versions: v3.has(entry.code) ? ['V3', 'V4'] : ['V4'], returnedBy: [], detailShapes: [] }]),
   );
-  const responses = listOperations(document).flatMap((operation) => Object.values(operation.responses).map((response) => ({ operation, status: response.status, response })));
+  const responses = publishedOperations(document).flatMap((operation) =>
+    Object.values(operation.responses).map((response) => ({ operation, status: response.status, response })),
+  );
   for (const { operation, status, response } of responses) {
-    for (const [name, example] of Object.entries(jsonContent(response)?.examples ?? {})) {
-      const value = example.value as { code?: unknown; details?: unknown } | undefined;
-      if (typeof value?.code !== 'string') continue;
+    for (const value of documentedErrorBodies(operation, status)) {
       const entry = byCode.get(value.code);
-      if (!entry) throw new Error(`example ${name} of ${operation.operationId} ${status} carries ${value.code}, which no error-code schema lists`);
+      if (!entry)
+        throw new Error(`an example of ${operation.operationId} ${status} carries ${value.code}, which no error-code schema lists`);
       if (!entry.returnedBy.some((seen) => seen.operation.operationId === operation.operationId && seen.status === status)) {
         entry.returnedBy.push({ operation, status, statusInferred: isInferred(document, response) });
       }
@@ -118,7 +115,7 @@ export function listErrorCodes(document: OpenApiDocument): ErrorCodeEntry[] {
 }
 
 /** The operation's name as a reader knows it: the path without version and parameters (`get-quote`). */
-const operationName = (operation: Operation) => operation.path.split('/')[2] ?? operation.path;
+const operationName = (operation: PublishedOperation) => operation.path.split('/')[2] ?? operation.path;
 
 /**
  * `**400** get-quote*, create-order` lines, one per status; `*` marks a status the document
@@ -158,7 +155,7 @@ function shapeCell(entry: ErrorCodeEntry, shapes: DetailShape[]): string {
 export function errorsTableMarkdown(document: OpenApiDocument): string {
   const codes = listErrorCodes(document);
   const shapes = detailShapes(document);
-  const everyOperation = new Set(listOperations(document).map(operationName));
+  const everyOperation = new Set(publishedOperations(document).map(operationName));
   const rows = codes.map((entry) => [
     `<span id="${entry.code}"></span>${code(entry.code)}`,
     escapeCell(entry.meaning),
@@ -173,7 +170,9 @@ export function errorsTableMarkdown(document: OpenApiDocument): string {
 export function detailShapesMarkdown(document: OpenApiDocument): string {
   const rows = detailShapes(document).map((shape) => [
     code(shape.title),
-    shape.fields.length === 0 ? code('null') : shape.fields.map((field) => `${code(field.name)} ${field.type}${field.required ? '' : ' (optional)'}`).join('<br>'),
+    shape.fields.length === 0
+      ? code('null')
+      : shape.fields.map((field) => `${code(field.name)} ${field.type}${field.required ? '' : ' (optional)'}`).join('<br>'),
     escapeCell(shape.description),
   ]);
   return table(['Shape', 'Fields', 'Meaning'], rows);

@@ -4,7 +4,7 @@
  * the operation or schema they belong to.
  */
 import { listOpenQuestions, type OpenApiDocument, type OpenQuestion } from '@swap-gateway/openapi';
-import { listOperations } from '../document.js';
+import { publishedOperations } from '../document.js';
 import { code, escapeCell, table } from '../markdown-text.js';
 
 /** The operation or schema a question is about: the first part of its location. */
@@ -20,7 +20,7 @@ export function openQuestionsMarkdown(document: OpenApiDocument): string {
   const summary =
     `The document marks **${questions.length}** spots: **${unspecified}** where the description does not show the contract ` +
     `(\`x-unspecified\`) and **${questions.length - unspecified}** where behaviour forced a choice it leaves open (\`x-inferred\`).`;
-  const operations = new Map(listOperations(document).map((operation) => [`${operation.method} ${operation.path}`, operation]));
+  const operations = new Map(publishedOperations(document).map((operation) => [`${operation.method} ${operation.path}`, operation]));
   const sections = [...groups.entries()].map(([subject, entries]) => {
     const operation = operations.get(subject);
     const link = operation ? `[${operation.operationId} in the reference](op:${operation.operationId})\n\n` : '';

@@ -1,11 +1,11 @@
 /** Guide sections about the operations: the lists on the landing page and the code-samples page. */
-import type { Operation } from '../document.js';
+import type { PublishedOperation } from '../document.js';
 import { samplesOf, type Sample } from '../samples.js';
 import { code, escapeCell, fence, table } from '../markdown-text.js';
 
 const methodBadge = (method: string) => `<span class="method method-${method.toLowerCase()}">${method}</span>`;
 
-export function operationsTableMarkdown(operations: Operation[]): string {
+export function operationsTableMarkdown(operations: PublishedOperation[]): string {
   return table(
     ['', 'Path', 'Operation', ''],
     operations.map((operation) => [
@@ -27,7 +27,7 @@ export function sampleGroupMarkdown(samples: Sample[]): string {
 }
 
 /** Every operation with its samples in every language, as files the tests run. */
-export function codeSamplesMarkdown(operations: Operation[]): string {
+export function codeSamplesMarkdown(operations: PublishedOperation[]): string {
   return operations
     .map((operation) => {
       const samples = sampleGroupMarkdown(samplesOf(operation));

@@ -5,9 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { GatewayRoute } from '@swap-gateway/types';
 
 export type ChainKind = 'bitcoin' | 'evm' | 'tron' | 'solana';
-export type RouteKind = 'onramp' | 'offramp' | 'tokenSwap';
+/** A route is the document's route key (`GatewayRoute`: onramp, offramp, tokenSwap). */
+export type RouteKind = GatewayRoute;
 
 export interface ChainConfig {
   id: string;
