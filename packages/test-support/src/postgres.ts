@@ -1,7 +1,7 @@
 /**
  * A throwaway PostgreSQL cluster for tests: initdb in a temporary directory, pg_ctl on a free
- * loopback port, removed afterwards. Used by the server's tests and, as
- * `@swap-gateway/server/postgres-cluster`, by the contract suite's staging-like deployment.
+ * loopback port, removed afterwards. Used by the server's tests and benches and by the contract
+ * suite's staging-like deployment.
  * PostgreSQL refuses to run as root, so as root the cluster runs as the `postgres` user (runuser).
  * Without PostgreSQL binaries, `findPostgres()` says why.
  */
@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@swap-gateway/test-support/processes';
+import { freePort } from './processes.js';
 
 export interface PostgresBinaries {
   bin: string;
