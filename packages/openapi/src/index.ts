@@ -53,12 +53,15 @@ export { coerceParameter } from './coerce.js';
 export {
   apiKeyLength,
   apiKeyPointer,
+  containsNul,
   documentedCodes,
   documentedErrorBodies,
   emptyPathParameterAnswer,
   failureBody,
   failureStatuses,
   malformedRequestAnswer,
+  readApiKey,
   type DocumentedFailure,
   type ErrorBody,
 } from './edge.js';
+export { answerClientError, clientErrorAnswer, type ClientError } from './client-error.js';

@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import {
   apiKeyLength,
   apiKeyPointer,
+  clientErrorAnswer,
   coerceParameter,
+  containsNul,
   createSchemaValidator,
   DocumentError,
   documentedCodes,
@@ -23,6 +25,7 @@ import {
   matchOperation,
   pointerSegments,
   pointerTo,
+  readApiKey,
   readOperations,
   requestMethods,
   resolveReference,
@@ -72,7 +75,9 @@ describe('pointers and $ref', () => {
   it('refuses a dangling, external or circular reference with the pointer in the message', () => {
     const broken = sample();
     expect(() => resolveRef(broken, { $ref: '#/components/schemas/Missing' })).toThrow(/dangling \$ref #\/components\/schemas\/Missing/);
-    expect(() => resolveRef(broken, { $ref: '#/components/schemas/Loop' })).toThrow(/\$ref cycle: #\/components\/schemas\/Loop → #\/components\/schemas\/Loop2 → #\/components\/schemas\/Loop$/);
+    expect(() => resolveRef(broken, { $ref: '#/components/schemas/Loop' })).toThrow(
+      /\$ref cycle: #\/components\/schemas\/Loop → #\/components\/schemas\/Loop2 → #\/components\/schemas\/Loop$/,
+    );
     expect(() => resolveRef(broken, { $ref: './Id.yaml' })).toThrow(/external reference \.\/Id\.yaml/);
     expect(() => resolveRef(broken, { $ref: '#/components/schemas/Missing' })).toThrow(DocumentError);
   });
@@ -81,7 +86,9 @@ describe('pointers and $ref', () => {
     expect(locate(document, ['paths', '/v4/create-order', 'post', 'responses', '401', 'content', 'application/json', 'schema'])).toBe(
       '#/components/responses/UnauthorizedV4/content/application~1json/schema',
     );
-    expect(() => locate(document, ['paths', '/v4/create-order', 'post', 'responses', '418'])).toThrow('the document has nothing at #/paths/~1v4~1create-order/post/responses/418');
+    expect(() => locate(document, ['paths', '/v4/create-order', 'post', 'responses', '418'])).toThrow(
+      'the document has nothing at #/paths/~1v4~1create-order/post/responses/418',
+    );
   });
 });
 
@@ -104,28 +111,46 @@ describe('readOperations', () => {
 
   it('resolves parameters: the component they come from, their schema followed, and a schema pointer every example validates against', () => {
     const amount = byId('getQuoteV4').parameters.find((parameter) => parameter.name === 'amount')!;
-    expect(amount).toMatchObject({ in: 'query', required: true, pointer: '#/components/parameters/amount', schemaPointer: '#/components/parameters/amount/schema', example: '1000000' });
+    expect(amount).toMatchObject({
+      in: 'query',
+      required: true,
+      pointer: '#/components/parameters/amount',
+      schemaPointer: '#/components/parameters/amount/schema',
+      example: '1000000',
+    });
     expect(amount.schema).toMatchObject({ type: 'string' });
     const withExamples = operations.flatMap((operation) => operation.parameters).filter((parameter) => parameter.example !== undefined);
     expect(withExamples.length).toBeGreaterThan(10);
     for (const parameter of withExamples) {
-      expect(validator.validate(parameter.schemaPointer, coerceParameter(parameter.schema, String(parameter.example))).valid, parameter.name).toBe(true);
+      expect(
+        validator.validate(parameter.schemaPointer, coerceParameter(parameter.schema, String(parameter.example))).valid,
+        parameter.name,
+      ).toBe(true);
     }
   });
 
-  it('merges path-level parameters under the operation\'s own, which win by `in` and `name`', () => {
+  it("merges path-level parameters under the operation's own, which win by `in` and `name`", () => {
     const merged = readOperations(
       sample({
         paths: {
           '/v1/things/{id}': {
             parameters: [{ $ref: '#/components/parameters/id' }, { name: 'trace', in: 'header', schema: { type: 'string' } }],
-            get: { operationId: 'getThing', parameters: [{ name: 'trace', in: 'header', required: true, schema: { type: 'boolean' } }], responses: {} },
+            get: {
+              operationId: 'getThing',
+              parameters: [{ name: 'trace', in: 'header', required: true, schema: { type: 'boolean' } }],
+              responses: {},
+            },
             delete: { operationId: 'deleteThing', responses: {} },
           },
         },
       }),
     );
-    expect(merged.map(({ operationId, parameters }) => [operationId, parameters.map(({ name, in: location, required, schema, pointer }) => ({ name, location, required, type: schema.type, pointer }))])).toEqual([
+    expect(
+      merged.map(({ operationId, parameters }) => [
+        operationId,
+        parameters.map(({ name, in: location, required, schema, pointer }) => ({ name, location, required, type: schema.type, pointer })),
+      ]),
+    ).toEqual([
       [
         'getThing',
         [
@@ -145,9 +170,11 @@ describe('readOperations', () => {
 
   it('refuses an operation without an operationId, or a dangling parameter, naming where', () => {
     expect(() => readOperations(sample({ paths: { '/a': { get: { responses: {} } } } }))).toThrow('GET /a has no operationId');
-    expect(() => readOperations(sample({ paths: { '/a': { get: { operationId: 'a', parameters: [{ $ref: '#/components/parameters/gone' }], responses: {} } } } }))).toThrow(
-      'dangling $ref #/components/parameters/gone at #/paths/~1a/get/parameters/0',
-    );
+    expect(() =>
+      readOperations(
+        sample({ paths: { '/a': { get: { operationId: 'a', parameters: [{ $ref: '#/components/parameters/gone' }], responses: {} } } } }),
+      ),
+    ).toThrow('dangling $ref #/components/parameters/gone at #/paths/~1a/get/parameters/0');
   });
 
   it('reads bodies and responses: schema pointers the validator accepts, examples with their values, required headers', () => {
@@ -162,7 +189,11 @@ describe('readOperations', () => {
     expect(jsonContent(unauthorized)!.schemaPointer).toBe(validator.responsePointer('/v4/create-order', 'post', '401'));
     expect(jsonContent(unauthorized)!.examples.keyLength!.value).toMatchObject({ code: 'INVALID_REQUEST' });
     const retryAfter = createOrder.responses['429']!.headers.find((header) => header.name === 'Retry-After');
-    expect(retryAfter).toMatchObject({ required: true, pointer: '#/components/headers/RetryAfter', schemaPointer: '#/components/headers/RetryAfter/schema' });
+    expect(retryAfter).toMatchObject({
+      required: true,
+      pointer: '#/components/headers/RetryAfter',
+      schemaPointer: '#/components/headers/RetryAfter/schema',
+    });
     expect(validator.validate(retryAfter!.schemaPointer!, 30).valid).toBe(true);
   });
 
@@ -179,7 +210,11 @@ describe('readOperations', () => {
 
 describe('matchOperation', () => {
   it('finds the operation of a request and the raw text of its path parameters; the query is no part of the match', () => {
-    expect(matchOperation(operations, 'GET', '/v4/get-order/abc%20d?x=1')).toEqual({ kind: 'operation', operation: byId('getOrderV4'), pathParameters: { id: 'abc%20d' } });
+    expect(matchOperation(operations, 'GET', '/v4/get-order/abc%20d?x=1')).toEqual({
+      kind: 'operation',
+      operation: byId('getOrderV4'),
+      pathParameters: { id: 'abc%20d' },
+    });
     expect(matchOperation(operations, 'post', '/v3/create-order')).toMatchObject({ kind: 'operation', operation: byId('createOrderV3') });
     expect(matchOperation(operations, 'GET', '/v4/get-order/%ZZ')).toMatchObject({ kind: 'operation', pathParameters: { id: '%ZZ' } });
   });
@@ -199,12 +234,17 @@ describe('matchOperation', () => {
   });
 
   it('matches an empty parameter segment for the operation to answer, but allows no method on it', () => {
-    expect(matchOperation(operations, 'GET', '/v4/get-order/')).toEqual({ kind: 'operation', operation: byId('getOrderV4'), pathParameters: { id: '' } });
+    expect(matchOperation(operations, 'GET', '/v4/get-order/')).toEqual({
+      kind: 'operation',
+      operation: byId('getOrderV4'),
+      pathParameters: { id: '' },
+    });
     expect(matchOperation(operations, 'DELETE', '/v4/get-orders/')).toEqual({ kind: 'no-operation' });
   });
 
   it('matches nothing else: other paths, extra segments, template text taken literally', () => {
-    for (const path of ['/v2/get-quote', '/v4/get-order/a/b', '/v4/get-quote/', '/v4/get-routesX', '/v4']) expect(matchOperation(operations, 'GET', path), path).toEqual({ kind: 'no-operation' });
+    for (const path of ['/v2/get-quote', '/v4/get-order/a/b', '/v4/get-quote/', '/v4/get-routesX', '/v4'])
+      expect(matchOperation(operations, 'GET', path), path).toEqual({ kind: 'no-operation' });
     const routes = [{ method: 'GET', path: '/a.b/{x}' }];
     expect(matchOperation(routes, 'GET', '/aXb/1')).toEqual({ kind: 'no-operation' });
     expect(matchOperation(routes, 'GET', '/a.b/1')).toMatchObject({ kind: 'operation', pathParameters: { x: '1' } });
@@ -216,7 +256,8 @@ describe('coerceParameter', () => {
     for (const type of ['integer', 'number', ['integer', 'null']]) {
       const schema = { type };
       expect(['5', '-3', '2.5', '007', '0'].map((text) => coerceParameter(schema, text))).toEqual([5, -3, 2.5, 7, 0]);
-      for (const text of ['0x10', '1e2', ' 5', '5 ', '5.', '.5', '+5', '', 'Infinity', 'NaN', '1_000', '٣']) expect(coerceParameter(schema, text), `${JSON.stringify(type)} ${text}`).toBe(text);
+      for (const text of ['0x10', '1e2', ' 5', '5 ', '5.', '.5', '+5', '', 'Infinity', 'NaN', '1_000', '٣'])
+        expect(coerceParameter(schema, text), `${JSON.stringify(type)} ${text}`).toBe(text);
     }
   });
 
@@ -230,7 +271,16 @@ describe('coerceParameter', () => {
     const limit = byId('getOrdersV4').parameters.find((parameter) => parameter.name === 'limit')!;
     const accepts = (text: string) => validator.validate(limit.schemaPointer, coerceParameter(limit.schema, text)).valid;
     expect(['20', '1', '16', '100'].map(accepts)).toEqual([true, true, true, true]);
-    expect(['0x10', '1e2', ' 5', '5.', '', '2.5', '0', '9'.repeat(400)].map(accepts)).toEqual([false, false, false, false, false, false, false, false]);
+    expect(['0x10', '1e2', ' 5', '5.', '', '2.5', '0', '9'.repeat(400)].map(accepts)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });
 
@@ -246,7 +296,7 @@ describe('edge rules', () => {
     }
   });
 
-  it('answers a request that cannot be read with the documented 400, else get-order\'s 404, else get-routes\' 401', () => {
+  it("answers a request that cannot be read with the documented 400, else get-order's 404, else get-routes' 401", () => {
     expect(Object.fromEntries(operations.map((operation) => [operation.operationId, malformedRequestAnswer(operation)]))).toEqual({
       getRoutesV4: { status: 401, code: 'INVALID_REQUEST' },
       getQuoteV4: { status: 400, code: 'INVALID_REQUEST' },
@@ -280,8 +330,79 @@ describe('edge rules', () => {
     expect(documentedCodes(byId('getQuoteV4'), '200')).toEqual([]);
   });
 
-  it('answers an empty path parameter with 404: the operation\'s own where it documents one', () => {
+  it("answers an empty path parameter with 404: the operation's own where it documents one", () => {
     expect(emptyPathParameterAnswer(byId('getOrderV4'))).toEqual({ status: 404, code: 'ORDER_NOT_FOUND', example: notFound });
     expect(emptyPathParameterAnswer(byId('getOrdersV3'))).toEqual({ status: 404, code: 'INVALID_REQUEST' });
+  });
+
+  it('reads the key of an Authorization header whose scheme is bearer in any case, then one or more spaces', () => {
+    const key = 'k'.repeat(apiKeyLength);
+    for (const header of [`Bearer ${key}`, `bearer ${key}`, `BEARER ${key}`, `Bearer   ${key}`])
+      expect(readApiKey(header), header).toEqual({ key });
+    const malformed = { code: 'INVALID_REQUEST', error: 'the Authorization header must be "Bearer <API key>"' };
+    expect(readApiKey(`Basic ${key}`)).toEqual({ refusal: { ...malformed, details: { expected: 'Bearer <API key>', actual: 'Basic' } } });
+    expect(readApiKey('Bearer')).toEqual({ refusal: { ...malformed, details: { expected: 'Bearer <API key>', actual: 'Bearer' } } });
+    expect(readApiKey(`Bearer\t${key}`)).toMatchObject({ refusal: malformed });
+    // The spaces separate; they are not part of the key, whose length is held as it stands.
+    for (const [header, actual] of [
+      [`Bearer ${key}x`, 33],
+      ['Bearer short', 5],
+      [`Bearer  ${key.slice(1)}`, 31],
+    ] as const) {
+      const details = { expected: String(apiKeyLength), actual: String(actual) };
+      expect(readApiKey(header), header).toEqual({
+        refusal: { code: 'INVALID_REQUEST', error: `the API key must be exactly ${apiKeyLength} characters`, details },
+      });
+    }
+  });
+
+  it('finds a NUL character in a value, a nested one, or a key', () => {
+    expect([
+      containsNul('a\u0000b'),
+      containsNul({ a: [1, { b: 'x\u0000' }] }),
+      containsNul({ 'k\u0000': 1 }),
+      containsNul(['\u0000']),
+    ]).toEqual([true, true, true, true]);
+    expect([containsNul('ab'), containsNul({ a: [1, null, { b: 'x' }] }), containsNul(undefined), containsNul(42)]).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+    let deep: unknown = 'end\u0000';
+    for (let depth = 0; depth < 100_000; depth += 1) deep = [deep];
+    expect(containsNul(deep)).toBe(true);
+  });
+
+  it("answers a request Node's parser refuses as the operation its request line names answers a request it cannot read", () => {
+    const packet = (text: string) =>
+      Object.assign(new Error('parse error'), { code: 'HPE_HEADER_OVERFLOW', rawPacket: Buffer.from(text, 'latin1') });
+    const overflow = clientErrorAnswer(operations, packet('GET /v4/get-order/abc HTTP/1.1\r\nX-Padding: ppp'));
+    expect(overflow).toEqual({ status: 404, body: notFound, method: 'GET' });
+    expect(clientErrorAnswer(operations, packet('HEAD /v4/get-routes HTTP/1.1\r\n'))).toMatchObject({
+      status: 401,
+      body: { code: 'INVALID_REQUEST' },
+      method: 'HEAD',
+    });
+    const broken = { ...packet('GET /v4/get-orders/0xabc?limit=5 HTTP/1.1\r\nBroken header\r\n'), code: 'HPE_INVALID_HEADER_TOKEN' };
+    expect(clientErrorAnswer(operations, broken)).toEqual({
+      status: 400,
+      body: { code: 'INVALID_REQUEST', error: 'the request is not valid HTTP', details: { message: 'the request is not valid HTTP' } },
+      method: 'GET',
+    });
+    // No request line to read, or one outside the document: 400.
+    expect(clientErrorAnswer(operations, { ...packet('\u0000\u0001garbage'), code: 'HPE_INVALID_METHOD' })).toMatchObject({
+      status: 400,
+      body: { code: 'INVALID_REQUEST' },
+      method: '',
+    });
+    expect(clientErrorAnswer(operations, packet('GET /v2/orders HTTP/1.1\r\n'))).toMatchObject({
+      status: 400,
+      body: { code: 'INVALID_REQUEST' },
+    });
+    expect(clientErrorAnswer(operations, Object.assign(new Error('timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }))).toMatchObject({
+      status: 408,
+      body: { code: 'INVALID_REQUEST', details: null },
+    });
   });
 });
