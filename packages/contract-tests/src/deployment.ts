@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { apiKeyLength } from '@swap-gateway/openapi';
-import { findPostgres, startPostgres } from '@swap-gateway/server/postgres-cluster';
+import { findPostgres, startPostgres } from '@swap-gateway/test-support/postgres';
 import { startProcess, type StartedProcess } from '@swap-gateway/test-support/processes';
 
 export interface Deployment {

@@ -4,7 +4,7 @@
  * if it validates against the request schema, so "valid input" means what Ajv says it means.
  */
 import { JSONSchemaFaker } from 'json-schema-faker';
-import { coerceParameter, type Operation } from '@swap-gateway/openapi';
+import { coerceParameter, containsNul, type Operation } from '@swap-gateway/openapi';
 import { exampleValues, fillPath, firstMedia, inlineSchema, validator } from './document.js';
 import type { GatewayRequest } from './gateway.js';
 
@@ -147,6 +147,9 @@ export const edgeCasesPerOperation = 80;
  * array), bracketed (`name[]=`, `name[key]=`, an object to qs-style parsers). At most
  * `edgeCasesPerOperation` of them, a seeded sample.
  */
+/** The request line and headers the server and the mock read (Node's limit); beyond it `answerClientError` of @swap-gateway/openapi answers. */
+const requestLineLimit = 16 * 1024;
+
 export function edgeParameterCases(op: Operation, seed: number): EdgeCase[] {
   const base = exampleRequest(op);
   const cases: EdgeCase[] = [];
@@ -154,7 +157,9 @@ export function edgeParameterCases(op: Operation, seed: number): EdgeCase[] {
     for (const { name, value, raw } of edgeStrings) {
       const decoded = raw ? (decodes(value) ? decodeURIComponent(value) : undefined) : value;
       // The value a target reads from the text is the document's one rule (coerceParameter): `0x10` or `1e2` is no number.
-      const invalid = decoded === undefined || !validator.validate(parameter.schemaPointer, coerceParameter(parameter.schema, decoded)).valid;
+      // A NUL character, or a request line beyond the 16 KiB the server and the mock read, is a request that cannot be read.
+      const invalid =
+        decoded === undefined || containsNul(decoded) || value.length > requestLineLimit || !validator.validate(parameter.schemaPointer, coerceParameter(parameter.schema, decoded)).valid;
       const what = `${parameter.name} = ${name}`;
       if (parameter.in === 'path') {
         cases.push({ what, request: { ...base, path: pathWith(op, parameter.name, raw ? value : encodeURIComponent(value)) }, invalid });
@@ -222,6 +227,6 @@ export function edgeBodyCases(op: Operation, seed: number): EdgeCase[] {
   );
   return sample(all, edgeCasesPerOperation, seed).map(({ exampleName, example, at, name, value }) => {
     const body = replaceAt(example, at, value);
-    return { what: `${exampleName}: ${at.join('.')} = ${name}`, request: { ...exampleRequest(op), body }, invalid: !validator.validate(pointer, body).valid };
+    return { what: `${exampleName}: ${at.join('.')} = ${name}`, request: { ...exampleRequest(op), body }, invalid: containsNul(body) || !validator.validate(pointer, body).valid };
   });
 }

@@ -1,22 +1,27 @@
 /**
- * The edge rules the document decides once (@swap-gateway/openapi's coerceParameter and
- * malformedRequestAnswer), held on every target: the mock and the server once read a number in the
- * query differently (`limit=0x10` was a page size to one and a 400 to the other) and answered an
- * unreadable get-order id with different codes. The suite computes what to expect with the same
- * functions, and pins the cases where the copies disagreed.
+ * The edge rules the document decides once (@swap-gateway/openapi's coerceParameter,
+ * malformedRequestAnswer, readApiKey), held on every target: the mock and the server once read a
+ * number in the query differently (`limit=0x10` was a page size to one and a 400 to the other),
+ * answered an unreadable get-order id with different codes, answered headers too large or broken
+ * HTTP with Node's own empty answers (the mock) or the documented ones (the server), let a NUL
+ * character through (the mock) or not, and read `bearer <key>` as a key (the server) or not. The
+ * suite computes what to expect with the same functions, and pins the cases where the copies
+ * disagreed.
  */
-import { coerceParameter, malformedRequestAnswer } from '@swap-gateway/openapi';
+import { apiKeyLength, coerceParameter, malformedRequestAnswer, readApiKey } from '@swap-gateway/openapi';
 import { describe, expect } from 'vitest';
 import { operation, operations, validator } from '../src/document.js';
 import { exampleRequest, pathWith } from '../src/inputs.js';
-import { contractTest, gateway } from '../src/suite.js';
+import { contractTest, gateway, target } from '../src/suite.js';
 
 /** The spellings of a number the copies read differently, and two they agree on. */
 const numberTexts = ['20', '16', '0x10', '1e2', ' 5', '5.', '+5', ''];
 
 describe('a number in the query is a plain decimal, nothing else', () => {
   const numeric = operations.flatMap((op) =>
-    op.parameters.filter((parameter) => parameter.in === 'query' && ['integer', 'number'].includes(String(parameter.schema.type))).map((parameter) => ({ op, parameter })),
+    op.parameters
+      .filter((parameter) => parameter.in === 'query' && ['integer', 'number'].includes(String(parameter.schema.type)))
+      .map((parameter) => ({ op, parameter })),
   );
 
   contractTest('the document has numeric query parameters to try, and the rule refuses the disputed spellings', [], async () => {
@@ -39,7 +44,7 @@ describe('a number in the query is a plain decimal, nothing else', () => {
   }
 });
 
-describe('a request that cannot be read gets the documented status: 400, else get-order\'s 404, else get-routes\' 401', () => {
+describe("a request that cannot be read gets the documented status: 400, else get-order's 404, else get-routes' 401", () => {
   const withPathParameter = operations.filter((op) => op.parameters.some((parameter) => parameter.in === 'path'));
 
   contractTest('the rule answers get-order with its 404 and the other operations that read a path with 400', [], async () => {
@@ -54,14 +59,18 @@ describe('a request that cannot be read gets the documented status: 400, else ge
 
   for (const op of withPathParameter) {
     const expected = malformedRequestAnswer(op);
-    contractTest(`${op.operationId}: a path parameter that is not percent-encoded UTF-8 (%ZZ, %C0%AF, %FF) is ${expected.status} ${expected.code}`, [], async () => {
-      const { name } = op.parameters.find((parameter) => parameter.in === 'path')!;
-      for (const unreadable of ['%ZZ', '%C0%AF', '%FF']) {
-        const path = pathWith(op, name, unreadable);
-        const answer = await gateway.send<{ code?: string }>({ ...exampleRequest(op), path });
-        expect([answer.status, answer.body.code], `${op.operationId} ${path}`).toEqual([expected.status, expected.code]);
-      }
-    });
+    contractTest(
+      `${op.operationId}: a path parameter that is not percent-encoded UTF-8 (%ZZ, %C0%AF, %FF) is ${expected.status} ${expected.code}`,
+      [],
+      async () => {
+        const { name } = op.parameters.find((parameter) => parameter.in === 'path')!;
+        for (const unreadable of ['%ZZ', '%C0%AF', '%FF']) {
+          const path = pathWith(op, name, unreadable);
+          const answer = await gateway.send<{ code?: string }>({ ...exampleRequest(op), path });
+          expect([answer.status, answer.body.code], `${op.operationId} ${path}`).toEqual([expected.status, expected.code]);
+        }
+      },
+    );
   }
 
   contractTest('getQuoteV4: a query value that is not percent-encoded UTF-8 is 400', [], async () => {
@@ -76,5 +85,99 @@ describe('a request that cannot be read gets the documented status: 400, else ge
   contractTest('getRoutesV4, which reads no query, answers as if an unreadable one were not there', [], async () => {
     const answer = await gateway.send({ ...exampleRequest(operation('getRoutesV4')), rawQuery: '%ZZ=%ZZ' });
     expect(answer.status).toBe(200);
+  });
+});
+
+describe('requests the HTTP parser refuses, and NUL characters, get the documented answer of the operation they name', () => {
+  const named = ['getRoutesV4', 'getQuoteV4', 'getOrderV4', 'getOrdersV4'].map(operation);
+  const requestTarget = (op: (typeof named)[number]) => {
+    const { path, query } = exampleRequest(op);
+    const search = new URLSearchParams(Object.entries(query ?? {}).map(([name, value]) => [name, String(value)])).toString();
+    return search ? `${path}?${search}` : path;
+  };
+
+  for (const op of named) {
+    const expected = malformedRequestAnswer(op);
+    contractTest(
+      `${op.operationId}: headers larger than the target reads (200 KB) are ${expected.status} ${expected.code}`,
+      [],
+      async () => {
+        const answer = await gateway.send<{ code?: string }>({ ...exampleRequest(op), headers: { 'x-padding': 'p'.repeat(200_000) } });
+        expect([answer.status, answer.body.code]).toEqual([expected.status, expected.code]);
+      },
+    );
+
+    contractTest(
+      `${op.operationId}: broken HTTP (a header line without a colon, a NUL character in a header) is ${expected.status} ${expected.code}`,
+      [],
+      async () => {
+        const host = `Host: ${new URL(gateway.url).host}`;
+        for (const broken of ['Broken header line', 'X-Nul: a\u0000b']) {
+          const answer = await gateway.sendRaw<{ code?: string }>(`GET ${requestTarget(op)} HTTP/1.1\r\n${host}\r\n${broken}`);
+          expect([answer.status, answer.body.code], JSON.stringify(broken)).toEqual([expected.status, expected.code]);
+        }
+      },
+    );
+  }
+
+  contractTest('the target still answers after refusing them', [], async () => {
+    expect((await gateway.send(exampleRequest(operation('getRoutesV4')))).status).toBe(200);
+  });
+
+  for (const op of operations.filter((each) => each.parameters.some((parameter) => parameter.in === 'path'))) {
+    const expected = malformedRequestAnswer(op);
+    contractTest(
+      `${op.operationId}: a path parameter holding a NUL character (%00) is ${expected.status} ${expected.code}`,
+      [],
+      async () => {
+        const { name } = op.parameters.find((parameter) => parameter.in === 'path')!;
+        const answer = await gateway.send<{ code?: string }>({
+          ...exampleRequest(op),
+          path: pathWith(op, name, `${encodeURIComponent(String(op.parameters.find((p) => p.name === name)?.example ?? 'a'))}%00`),
+        });
+        expect([answer.status, answer.body.code]).toEqual([expected.status, expected.code]);
+      },
+    );
+  }
+
+  contractTest('getOrdersV4: a query value holding a NUL character is 400 INVALID_REQUEST', [], async () => {
+    const op = operation('getOrdersV4');
+    const answer = await gateway.send<{ code?: string }>({ ...exampleRequest(op), rawQuery: 'cursor=a%00b' });
+    expect([answer.status, answer.body.code]).toEqual([400, 'INVALID_REQUEST']);
+  });
+
+  contractTest('createOrderV4: a body holding a NUL character is 400 INVALID_REQUEST', ['writes'], async () => {
+    const op = operation('createOrderV4');
+    const request = exampleRequest(op);
+    const answer = await gateway.send<{ code?: string }>({
+      ...request,
+      rawBody: JSON.stringify(request.body).replace(/"([^"]+)"\s*:\s*"/, '"$1":"\\u0000'),
+    });
+    expect([answer.status, answer.body.code]).toEqual([400, 'INVALID_REQUEST']);
+  });
+});
+
+describe('the Authorization header: scheme bearer in any case, one or more spaces, a key of exactly 32 characters', () => {
+  const op = operation('getRoutesV4');
+  // The target's own key where it has one; else a well-formed key the target may not know: each
+  // spelling of it must be answered as `Bearer <key>` is.
+  const key = target.apiKey ?? 'k'.repeat(apiKeyLength);
+  const send = (authorization: string) =>
+    gateway.send<{ code?: string; error?: string; details?: unknown }>({ ...exampleRequest(op), apiKey: null, headers: { authorization } });
+
+  contractTest('`bearer <key>`, `BEARER <key>` and `Bearer  <key>` present the key `Bearer <key>` presents', [], async () => {
+    const canonical = await send(`Bearer ${key}`);
+    for (const spelling of [`bearer ${key}`, `BEARER ${key}`, `Bearer  ${key}`]) {
+      const answer = await send(spelling);
+      expect([answer.status, answer.body], spelling).toEqual([canonical.status, canonical.body]);
+    }
+  });
+
+  contractTest('another scheme, no key, or a key of another length is the documented 401 INVALID_REQUEST', [], async () => {
+    for (const header of [`Basic ${key}`, 'Bearer', `Bearer${key}`, `Bearer ${key}x`, `Bearer ${key.slice(1)}`]) {
+      const answer = await send(header);
+      const { refusal } = readApiKey(header) as { refusal: { code: string; error: string; details: unknown } };
+      expect([answer.status, answer.body.code], header).toEqual([401, refusal.code]);
+    }
   });
 });

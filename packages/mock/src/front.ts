@@ -9,7 +9,12 @@
  * - a request Prism finds invalid (its `sl-violations` header lists request errors) gets 400
  *   `{ code: 'INVALID_REQUEST', error, details: { message } }` wherever the operation documents a 400;
  * - a body that is not JSON gets the same 400 before it reaches Prism;
- * - an `Authorization` header that is not `Bearer <32 characters>` gets the documented 401;
+ * - an `Authorization` header that does not present a 32-character key as `Bearer <key>` (the
+ *   scheme in any case, `readApiKey`) gets the documented 401;
+ * - a parameter or a JSON body holding a NUL character (`containsNul`) is answered with
+ *   `malformedRequestAnswer`, as the server answers it;
+ * - a request Node's parser refuses (headers larger than the mock reads, broken HTTP) is answered
+ *   by `answerClientError`, the server's own answer to it;
  * - an unknown path gets 404 and a known path with an unknown method 405, with the same error body
  *   (`matchOperation`); an empty path segment is 404, get-order's own (`emptyPathParameterAnswer`);
  * - a request target that cannot be percent-decoded (`%ZZ`, `%C0%AF`) is answered here with
@@ -25,13 +30,15 @@
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import {
-  apiKeyLength,
+  answerClientError,
   coerceParameter,
+  containsNul,
   createSchemaValidator,
   emptyPathParameterAnswer,
   failureBody,
   malformedRequestAnswer,
   matchOperation,
+  readApiKey,
   readOperations,
   requestMethods,
   type DocumentedFailure,
@@ -58,15 +65,14 @@ interface Violation {
   message?: string;
 }
 
-export const maxHeaderBytes = 64 * 1024;
-
 export function createFront({ document, upstream, dynamic, log }: FrontOptions): Server {
   const operations = readOperations(document);
   const applyCors = createCors(requestMethods(operations));
   const validator = createSchemaValidator(document);
 
-  // Long enough for the longest request line a client may send (a 20,000-digit amount); Prism gets the same limit.
-  return createServer({ maxHeaderSize: maxHeaderBytes }, (req, res) => {
+  // Node's limit on the request line and headers (16 KiB), as the server's: what goes beyond it is
+  // answered alike by both (answerClientError below).
+  const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       // A fault of the mock itself, not of the request: the documented 500 (every operation has
       // one), without a stack trace or the address Prism listens on.
@@ -75,6 +81,8 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
       else res.destroy();
     });
   });
+  server.on('clientError', (error, socket) => answerClientError(operations, error, socket));
+  return server;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (await applyCors(req, res)) return;
@@ -89,7 +97,11 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
     }
     if (match.kind === 'method-not-allowed') {
       res.setHeader('Allow', match.allowed.join(', '));
-      return sendError(res, 405, { code: 'INVALID_REQUEST', error: `${method} is not an operation of ${url.pathname}`, details: { message: `allowed: ${match.allowed.join(', ')}` } });
+      return sendError(res, 405, {
+        code: 'INVALID_REQUEST',
+        error: `${method} is not an operation of ${url.pathname}`,
+        details: { message: `allowed: ${match.allowed.join(', ')}` },
+      });
     }
     const { operation, pathParameters } = match;
     const empty = Object.entries(pathParameters).find(([, value]) => value === '');
@@ -103,8 +115,11 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
       else return sendFailure(res, malformedRequestAnswer(operation), `the ${malformed} is not valid percent-encoded UTF-8`);
     }
 
-    const keyError = checkApiKey(req.headers.authorization);
-    if (keyError) return sendError(res, 401, keyError);
+    const presented = req.headers.authorization === undefined ? undefined : readApiKey(req.headers.authorization);
+    if (presented && 'refusal' in presented) return sendError(res, 401, presented.refusal);
+
+    const unreadable = nulParameter(operation, pathParameters, url.searchParams);
+    if (unreadable) return sendFailure(res, malformedRequestAnswer(operation), `${unreadable} contains a NUL character`);
 
     const queryError = documentsBadRequest(operation) ? checkQuery(operation, url.searchParams) : undefined;
     if (queryError) return sendError(res, 400, queryError);
@@ -115,12 +130,18 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
         parsed = JSON.parse(body.toString('utf8'));
       } catch (error) {
         if (documentsBadRequest(operation)) {
-          return sendError(res, 400, { code: 'INVALID_REQUEST', error: 'the body is not valid JSON', details: { message: (error as Error).message } });
+          return sendError(res, 400, {
+            code: 'INVALID_REQUEST',
+            error: 'the body is not valid JSON',
+            details: { message: (error as Error).message },
+          });
         }
       }
     }
+    if (containsNul(parsed)) return sendFailure(res, malformedRequestAnswer(operation), 'the request body contains a NUL character');
 
-    const headers = { ...req.headers };
+    // Prism reads only `Bearer <key>`; the key the front has read is passed on in that spelling.
+    const headers: IncomingMessage['headers'] = { ...req.headers, ...(presented && { authorization: `Bearer ${presented.key}` }) };
     if (!dynamic && !headers.prefer) {
       const example = exampleForRequest(operation, url.searchParams, parsed);
       if (example) headers.prefer = `example=${example}`;
@@ -133,13 +154,22 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
     for (const { name, schemaPointer, schema } of operation.parameters.filter((parameter) => parameter.in === 'query')) {
       for (const text of query.getAll(name)) {
         const { valid, errors } = validator.validate(schemaPointer, coerceParameter(schema, text));
-        if (!valid) return { code: 'INVALID_REQUEST', error: `query parameter '${name}' is invalid`, details: { message: validator.describe(errors) } };
+        if (!valid)
+          return {
+            code: 'INVALID_REQUEST',
+            error: `query parameter '${name}' is invalid`,
+            details: { message: validator.describe(errors) },
+          };
       }
     }
     return undefined;
   }
 
-  async function forward(res: ServerResponse, body: Buffer, context: { operation: Operation; headers: IncomingMessage['headers']; path: string }): Promise<void> {
+  async function forward(
+    res: ServerResponse,
+    body: Buffer,
+    context: { operation: Operation; headers: IncomingMessage['headers']; path: string },
+  ): Promise<void> {
     const prism = await upstream();
     // HEAD is asked of Prism as the GET it stands for; Node leaves the body out of a HEAD answer.
     const method = context.operation.method;
@@ -171,7 +201,9 @@ function translateViolations(operation: Operation, answer: IncomingMessage): Err
   if (!documentsBadRequest(operation) || (answer.statusCode !== 400 && answer.statusCode !== 422)) return undefined;
   const header = answer.headers['sl-violations'];
   if (typeof header !== 'string') return undefined;
-  const violations = (JSON.parse(header) as Violation[]).filter((violation) => violation.location?.[0] === 'request' && violation.severity === 'Error');
+  const violations = (JSON.parse(header) as Violation[]).filter(
+    (violation) => violation.location?.[0] === 'request' && violation.severity === 'Error',
+  );
   if (violations.length === 0) return undefined;
   // Prism lower-cases query parameter names in its messages; give them back the document's spelling.
   const spelled = violations.map(({ message = 'invalid request' }) =>
@@ -180,15 +212,14 @@ function translateViolations(operation: Operation, answer: IncomingMessage): Err
   return { code: 'INVALID_REQUEST', error: spelled[0]!, details: { message: spelled.join('; ') } };
 }
 
-/** The documented 401: a key, when sent, is `Bearer <key>` with a key of exactly 32 characters. */
-function checkApiKey(authorization: string | undefined): ErrorBody | undefined {
-  if (authorization === undefined) return undefined;
-  const key = /^Bearer (.*)$/.exec(authorization)?.[1];
-  if (key === undefined) return { code: 'INVALID_REQUEST', error: 'the Authorization header must be "Bearer <API_KEY>"', details: null };
-  if (key.length !== apiKeyLength) {
-    return { code: 'INVALID_REQUEST', error: `the API key must be exactly ${apiKeyLength} characters`, details: { expected: String(apiKeyLength), actual: String(key.length) } };
-  }
-  return undefined;
+/** The operation's parameter (path or query) whose value holds a NUL character, if any, as `<in> parameter <name>`. */
+function nulParameter(operation: Operation, pathParameters: Record<string, string>, query: URLSearchParams): string | undefined {
+  const found = operation.parameters.find(({ name, in: location }) =>
+    location === 'path'
+      ? containsNul(decodeURIComponent(pathParameters[name] ?? ''))
+      : location === 'query' && containsNul(query.getAll(name)),
+  );
+  return found && `${found.in} parameter ${found.name}`;
 }
 
 /** Which part of the request target cannot be percent-decoded, if any. */

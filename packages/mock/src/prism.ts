@@ -6,7 +6,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { maxHeaderBytes } from './front.js';
 
 const require = createRequire(import.meta.url);
 
@@ -39,9 +38,19 @@ function prismEntry(): string {
 }
 
 export async function startPrism(options: PrismOptions): Promise<PrismProcess> {
-  // Prism gets the front's header limit, so that a long request line the front accepted reaches it;
-  // CORS is the front's (cors.ts), so Prism's own headers would only contradict it.
-  const args = [`--max-http-header-size=${maxHeaderBytes}`, prismEntry(), 'mock', options.document, '--host', '127.0.0.1', '--port', String(options.port), '--no-cors'];
+  // Prism reads more than the front (Node's 16 KiB), so that whatever the front accepted reaches it
+  // with the headers the front adds; CORS is the front's (cors.ts), so Prism's own headers would only contradict it.
+  const args = [
+    '--max-http-header-size=65536',
+    prismEntry(),
+    'mock',
+    options.document,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(options.port),
+    '--no-cors',
+  ];
   if (options.dynamic) args.push('--dynamic');
   if (options.seed !== undefined) args.push('--seed', String(options.seed));
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -60,7 +69,11 @@ export async function startPrism(options: PrismOptions): Promise<PrismProcess> {
   lines(child.stderr, onLine);
 
   const exited = new Promise<string>((resolve) =>
-    child.once('exit', (code, signal) => resolve(`${signal ? `signal ${signal}` : `exit code ${code}`}${recent.length ? `; last output:\n${recent.slice(-10).join('\n')}` : ''}`)),
+    child.once('exit', (code, signal) =>
+      resolve(
+        `${signal ? `signal ${signal}` : `exit code ${code}`}${recent.length ? `; last output:\n${recent.slice(-10).join('\n')}` : ''}`,
+      ),
+    ),
   );
   const stop = async () => {
     process.removeListener('exit', killOnExit);

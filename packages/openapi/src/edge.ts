@@ -1,7 +1,8 @@
 /**
  * The rules at the API's edge that the document states once and the server, the mock, the client
- * and the contract suite all apply: the API key's length, and which documented status and code
- * answer a request that cannot be read.
+ * and the contract suite all apply: the API key and how the Authorization header carries it, which
+ * values cannot be read (a NUL character), and which documented status and code answer a request
+ * that cannot be read.
  */
 import { jsonContent, type Operation } from './operations.js';
 
@@ -12,6 +13,50 @@ import { jsonContent, type Operation } from './operations.js';
  */
 export const apiKeyLength = 32;
 export const apiKeyPointer = '#/components/securitySchemes/apiKey';
+
+/**
+ * The key an `Authorization` header presents, or the documented 401 body refusing it. The scheme is
+ * `bearer` (`apiKeyPointer`), which RFC 7235 makes case-insensitive and RFC 6750 separates from the
+ * key by one or more spaces: `Bearer <key>`, `bearer <key>` and `Bearer  <key>` present the same key.
+ */
+export function readApiKey(header: string): { key: string } | { refusal: ErrorBody } {
+  const match = /^bearer +(.*)$/i.exec(header);
+  if (!match) {
+    const error = 'the Authorization header must be "Bearer <API key>"';
+    return { refusal: { code: 'INVALID_REQUEST', error, details: { expected: 'Bearer <API key>', actual: header.split(' ')[0] ?? '' } } };
+  }
+  const key = match[1]!;
+  if (key.length !== apiKeyLength) {
+    return {
+      refusal: {
+        code: 'INVALID_REQUEST',
+        error: `the API key must be exactly ${apiKeyLength} characters`,
+        details: { expected: String(apiKeyLength), actual: String(key.length) },
+      },
+    };
+  }
+  return { key };
+}
+
+/**
+ * Whether a value (a parameter's text, a parsed JSON body, its keys included) holds a NUL character:
+ * such a request cannot be read (`malformedRequestAnswer`). Stores such as PostgreSQL cannot hold
+ * U+0000, so the value could match nothing stored.
+ */
+export function containsNul(value: unknown): boolean {
+  // Iterative: a 64 KiB body can nest deeper than the call stack goes.
+  const pending = [value];
+  while (pending.length) {
+    const item = pending.pop();
+    if (typeof item === 'string' && item.includes('\u0000')) return true;
+    if (item === null || typeof item !== 'object') continue;
+    for (const [key, nested] of Object.entries(item)) {
+      if (key.includes('\u0000')) return true;
+      pending.push(nested);
+    }
+  }
+  return false;
+}
 
 /** A documented failure: its HTTP status and the `code` of its body. */
 export interface DocumentedFailure {
@@ -28,7 +73,8 @@ export interface ErrorBody {
 }
 
 /** The failure statuses the operation documents (4xx and 5xx), in document order. */
-export const failureStatuses = (operation: Operation): string[] => Object.keys(operation.responses).filter((status) => Number(status) >= 400);
+export const failureStatuses = (operation: Operation): string[] =>
+  Object.keys(operation.responses).filter((status) => Number(status) >= 400);
 
 /** The error bodies the examples of one of the operation's responses show. */
 export function documentedErrorBodies(operation: Operation, status: string): ErrorBody[] {
@@ -38,7 +84,9 @@ export function documentedErrorBodies(operation: Operation, status: string): Err
 }
 
 /** The codes the examples of one of the operation's responses show: the codes that status carries. */
-export const documentedCodes = (operation: Operation, status: string): string[] => [...new Set(documentedErrorBodies(operation, status).map((body) => body.code))];
+export const documentedCodes = (operation: Operation, status: string): string[] => [
+  ...new Set(documentedErrorBodies(operation, status).map((body) => body.code)),
+];
 
 /**
  * The code a status of the operation answers an unreadable request with, read from the examples
@@ -50,7 +98,9 @@ function failureOf(operation: Operation, status: string): DocumentedFailure {
   const codes = new Set(bodies.map((body) => body.code));
   if (codes.has('INVALID_REQUEST')) return { status: Number(status), code: 'INVALID_REQUEST' };
   if (codes.size === 1) return { status: Number(status), code: bodies[0]!.code, example: bodies[0]! };
-  throw new Error(`${operation.operationId} ${status}: its examples show ${codes.size ? [...codes].join(', ') : 'no code'}, not one code for a request that cannot be read`);
+  throw new Error(
+    `${operation.operationId} ${status}: its examples show ${codes.size ? [...codes].join(', ') : 'no code'}, not one code for a request that cannot be read`,
+  );
 }
 
 /**
@@ -72,7 +122,8 @@ export function failureBody(failure: DocumentedFailure, message: string, details
 export function malformedRequestAnswer(operation: Operation | undefined): DocumentedFailure {
   if (operation === undefined) return { status: 400, code: 'INVALID_REQUEST' };
   const status = ['400', '404', '401'].find((candidate) => candidate in operation.responses);
-  if (status === undefined) throw new Error(`${operation.operationId} documents neither 400, 404 nor 401 for a request that cannot be read`);
+  if (status === undefined)
+    throw new Error(`${operation.operationId} documents neither 400, 404 nor 401 for a request that cannot be read`);
   return failureOf(operation, status);
 }
 

@@ -55,12 +55,15 @@ export { documentedErrorCodes, type DocumentedErrorCode } from './error-codes.js
 export {
   apiKeyLength,
   apiKeyPointer,
+  containsNul,
   documentedCodes,
   documentedErrorBodies,
   emptyPathParameterAnswer,
   failureBody,
   failureStatuses,
   malformedRequestAnswer,
+  readApiKey,
   type DocumentedFailure,
   type ErrorBody,
 } from './edge.js';
+export { answerClientError, clientErrorAnswer, type ClientError } from './client-error.js';

@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import {
   apiKeyLength,
   apiKeyPointer,
+  clientErrorAnswer,
   coerceParameter,
+  containsNul,
   createSchemaValidator,
   DocumentError,
   documentedCodes,
@@ -23,6 +25,7 @@ import {
   matchOperation,
   pointerSegments,
   pointerTo,
+  readApiKey,
   readOperations,
   requestMethods,
   resolveReference,
@@ -321,6 +324,77 @@ describe('edge rules', () => {
   it("answers an empty path parameter with 404: the operation's own where it documents one", () => {
     expect(emptyPathParameterAnswer(byId('getOrderV4'))).toEqual({ status: 404, code: 'ORDER_NOT_FOUND', example: notFound });
     expect(emptyPathParameterAnswer(byId('getOrdersV3'))).toEqual({ status: 404, code: 'INVALID_REQUEST' });
+  });
+
+  it('reads the key of an Authorization header whose scheme is bearer in any case, then one or more spaces', () => {
+    const key = 'k'.repeat(apiKeyLength);
+    for (const header of [`Bearer ${key}`, `bearer ${key}`, `BEARER ${key}`, `Bearer   ${key}`])
+      expect(readApiKey(header), header).toEqual({ key });
+    const malformed = { code: 'INVALID_REQUEST', error: 'the Authorization header must be "Bearer <API key>"' };
+    expect(readApiKey(`Basic ${key}`)).toEqual({ refusal: { ...malformed, details: { expected: 'Bearer <API key>', actual: 'Basic' } } });
+    expect(readApiKey('Bearer')).toEqual({ refusal: { ...malformed, details: { expected: 'Bearer <API key>', actual: 'Bearer' } } });
+    expect(readApiKey(`Bearer\t${key}`)).toMatchObject({ refusal: malformed });
+    // The spaces separate; they are not part of the key, whose length is held as it stands.
+    for (const [header, actual] of [
+      [`Bearer ${key}x`, 33],
+      ['Bearer short', 5],
+      [`Bearer  ${key.slice(1)}`, 31],
+    ] as const) {
+      const details = { expected: String(apiKeyLength), actual: String(actual) };
+      expect(readApiKey(header), header).toEqual({
+        refusal: { code: 'INVALID_REQUEST', error: `the API key must be exactly ${apiKeyLength} characters`, details },
+      });
+    }
+  });
+
+  it('finds a NUL character in a value, a nested one, or a key', () => {
+    expect([
+      containsNul('a\u0000b'),
+      containsNul({ a: [1, { b: 'x\u0000' }] }),
+      containsNul({ 'k\u0000': 1 }),
+      containsNul(['\u0000']),
+    ]).toEqual([true, true, true, true]);
+    expect([containsNul('ab'), containsNul({ a: [1, null, { b: 'x' }] }), containsNul(undefined), containsNul(42)]).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+    let deep: unknown = 'end\u0000';
+    for (let depth = 0; depth < 100_000; depth += 1) deep = [deep];
+    expect(containsNul(deep)).toBe(true);
+  });
+
+  it("answers a request Node's parser refuses as the operation its request line names answers a request it cannot read", () => {
+    const packet = (text: string) =>
+      Object.assign(new Error('parse error'), { code: 'HPE_HEADER_OVERFLOW', rawPacket: Buffer.from(text, 'latin1') });
+    const overflow = clientErrorAnswer(operations, packet('GET /v4/get-order/abc HTTP/1.1\r\nX-Padding: ppp'));
+    expect(overflow).toEqual({ status: 404, body: notFound, method: 'GET' });
+    expect(clientErrorAnswer(operations, packet('HEAD /v4/get-routes HTTP/1.1\r\n'))).toMatchObject({
+      status: 401,
+      body: { code: 'INVALID_REQUEST' },
+      method: 'HEAD',
+    });
+    const broken = { ...packet('GET /v4/get-orders/0xabc?limit=5 HTTP/1.1\r\nBroken header\r\n'), code: 'HPE_INVALID_HEADER_TOKEN' };
+    expect(clientErrorAnswer(operations, broken)).toEqual({
+      status: 400,
+      body: { code: 'INVALID_REQUEST', error: 'the request is not valid HTTP', details: { message: 'the request is not valid HTTP' } },
+      method: 'GET',
+    });
+    // No request line to read, or one outside the document: 400.
+    expect(clientErrorAnswer(operations, { ...packet('\u0000\u0001garbage'), code: 'HPE_INVALID_METHOD' })).toMatchObject({
+      status: 400,
+      body: { code: 'INVALID_REQUEST' },
+      method: '',
+    });
+    expect(clientErrorAnswer(operations, packet('GET /v2/orders HTTP/1.1\r\n'))).toMatchObject({
+      status: 400,
+      body: { code: 'INVALID_REQUEST' },
+    });
+    expect(clientErrorAnswer(operations, Object.assign(new Error('timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }))).toMatchObject({
+      status: 408,
+      body: { code: 'INVALID_REQUEST', details: null },
+    });
   });
 });
 

@@ -5,7 +5,7 @@
  * (a twentieth open, a third on the route with volume limits), after VACUUM ANALYZE. The optional
  * argument runs extra statements after the migrations, to try an index before writing a migration.
  */
-import { findPostgres, startPostgres } from '../src/dev/postgres-cluster.js';
+import { findPostgres, startPostgres } from '@swap-gateway/test-support/postgres';
 import { findOrder, listOrders, orderByQuote, ordersInProgress, routeVolume } from '../src/orders/queries.js';
 import { openDatabase, type Queryable } from '../src/store/database.js';
 import { migrate } from '../src/store/migrations.js';

@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { sandboxConfigFile, type GatewayConfig } from '../src/config/config.js';
-import { findPostgres, startPostgres, type PostgresCluster } from '../src/dev/postgres-cluster.js';
+import { findPostgres, startPostgres, type PostgresCluster } from '@swap-gateway/test-support/postgres';
 import { cpuMeter, machineCpuSeconds, reapedChildrenCpuSeconds } from './cpu.js';
 import { startProcess, type StartedProcess } from '@swap-gateway/test-support/processes';
 import { wrk, type LoadResult } from './wrk.js';

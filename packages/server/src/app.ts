@@ -3,15 +3,13 @@
  * API keys and rate limits, the structured error body for every failure, 404/405 for what the
  * document does not have, a health check, and the sandbox controls.
  */
-import { STATUS_CODES } from 'node:http';
-import type { Socket } from 'node:net';
-import { matchOperation, requestMethods, type Operation, type RouteTemplate } from '@swap-gateway/openapi';
+import { answerClientError, matchOperation, requestMethods, type RouteTemplate } from '@swap-gateway/openapi';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { registerAccess } from './http/access.js';
 import { registerCors } from './http/cors.js';
 import { DomainError, invalidRequest } from './errors.js';
 import { documentPath, readDocument, type GatewayDocument } from './http/document.js';
-import { answerFailure, ApiFailure, internalError, malformedRequest, methodNotAllowed, operationOf, pathNamesNoOperation, requestTimeout, statusTable, unknownPath } from './http/failures.js';
+import { answerFailure, ApiFailure, internalError, malformedRequest, methodNotAllowed, operationOf, pathNamesNoOperation, statusTable, unknownPath } from './http/failures.js';
 import { registerOperations } from './http/register-operations.js';
 import { createCompilers } from './http/validation.js';
 import type { ApiKeys } from './keys/keys.js';
@@ -45,8 +43,9 @@ export async function buildApp(services: Services, options: AppOptions): Promise
       const failure = operation ? malformedRequest(operation, message) : pathNamesNoOperation(undefined, message);
       return sendFailure(reply as FastifyReply, failure);
     },
-    // Requests Node refuses before Fastify sees them (headers or URL over its limit, broken HTTP).
-    clientErrorHandler: (error, socket) => answerClientError(error, socket, operations),
+    // Requests Node refuses before Fastify sees them (headers or URL over its limit, broken HTTP):
+    // answered as the mock answers them, by @swap-gateway/openapi's rule.
+    clientErrorHandler: (error, socket) => answerClientError(operations, error, socket),
   });
   const compilers = createCompilers(source, app.log, config.checkResponses);
   app.setValidatorCompiler(compilers.validatorCompiler);
@@ -122,27 +121,3 @@ function requestError(error: FastifyError, bodyLimit: number, headers: Record<st
 }
 
 const sendFailure = (reply: FastifyReply, failure: ApiFailure) => reply.headers(failure.headers).code(failure.status).send(failure.body());
-
-/**
- * Node refuses some requests before any route runs; the answer is still the structured body with
- * the status the named operation documents. The request line is read from the bytes Node kept.
- */
-function answerClientError(error: { code?: string; rawPacket?: unknown }, socket: Socket, operations: readonly Operation[]): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const requestLine = /^([A-Z]+) (\S+)/.exec(Buffer.isBuffer(error.rawPacket) ? error.rawPacket.subarray(0, 8 * 1024).toString('latin1') : '');
-  const method = requestLine?.[1] ?? '';
-  const failure =
-    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? requestTimeout()
-      : malformedRequest(
-          requestLine ? operationOf(operations, method, requestLine[2]!) : undefined,
-          error.code === 'HPE_HEADER_OVERFLOW' ? 'the request line and headers are larger than the server reads' : 'the request is not valid HTTP',
-        );
-  const body = method === 'HEAD' ? '' : JSON.stringify(failure.body());
-  const status = `${failure.status} ${STATUS_CODES[failure.status]}`;
-  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-}

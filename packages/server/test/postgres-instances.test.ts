@@ -12,7 +12,7 @@ import type { ChainKind } from '../src/config/config.js';
 import { loadConfig, type RunningServer } from '../src/index.js';
 import type { OrderRow } from '../src/orders/queries.js';
 import { client, offrampParams, onrampParams, testServer, tronOfframpParams, wbtcBob } from './helpers.js';
-import { findPostgres, startPostgres, type PostgresCluster } from '../src/dev/postgres-cluster.js';
+import { findPostgres, startPostgres, type PostgresCluster } from '@swap-gateway/test-support/postgres';
 import { signedPayment, wallet } from './wallets.js';
 
 const binaries = findPostgres();

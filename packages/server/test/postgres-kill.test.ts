@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, onrampParams, testServer } from './helpers.js';
-import { findPostgres, startPostgres, type PostgresCluster } from '../src/dev/postgres-cluster.js';
+import { findPostgres, startPostgres, type PostgresCluster } from '@swap-gateway/test-support/postgres';
 
 const binaries = findPostgres();
 if ('missing' in binaries) {

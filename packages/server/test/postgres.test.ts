@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/store/database.js';
 import { migrate } from '../src/store/migrations.js';
 import { client, onrampParams, testServer, wbtcBob } from './helpers.js';
-import { findPostgres, startPostgres, type PostgresCluster } from '../src/dev/postgres-cluster.js';
+import { findPostgres, startPostgres, type PostgresCluster } from '@swap-gateway/test-support/postgres';
 
 const binaries = findPostgres();
 if ('missing' in binaries) {

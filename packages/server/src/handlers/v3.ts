@@ -15,7 +15,12 @@ const requireOwnerAddress: preValidationAsyncHookHandler = async (request) => {
   const body = request.body;
   if (!body || typeof body !== 'object' || Array.isArray(body) || Object.keys(body).join() !== 'offramp') return;
   const offramp = (body as { offramp: unknown }).offramp as { ownerAddress?: unknown } | null;
-  if (offramp && typeof offramp === 'object' && !Array.isArray(offramp) && (offramp.ownerAddress === undefined || offramp.ownerAddress === null || offramp.ownerAddress === '')) {
+  if (
+    offramp &&
+    typeof offramp === 'object' &&
+    !Array.isArray(offramp) &&
+    (offramp.ownerAddress === undefined || offramp.ownerAddress === null || offramp.ownerAddress === '')
+  ) {
     throw new DomainError('MISSING_OWNER_ADDRESS', 'a V3 offramp needs ownerAddress', null);
   }
 };
@@ -25,7 +30,7 @@ export function v3Operations(services: Services): OperationHandlers {
   return {
     createOrderV3: {
       preValidation: requireOwnerAddress,
-      handler: async (request, reply) => reply.code(201).send(await services.orders.create(request.body as Record<string, unknown>, 'v3')),
+      handler: async (request) => services.orders.create(request.body as Record<string, unknown>, 'v3'),
     },
     getOrderV3: v4.getOrderV4!,
     getOrdersV3: v4.getOrdersV4!,

@@ -1,5 +1,11 @@
 /** The V4 operations of the document, by operationId. */
-import type { GatewayMaxSpendableV4, GatewayOrdersQueryV4, GatewayQuoteParamsV4, GatewayRegisterTxV4, GatewayRoutesV4 } from '@swap-gateway/types';
+import type {
+  GatewayMaxSpendableV4,
+  GatewayOrdersQueryV4,
+  GatewayQuoteParamsV4,
+  GatewayRegisterTxV4,
+  GatewayRoutesV4,
+} from '@swap-gateway/types';
 import type { FastifyRequest } from 'fastify';
 import { isValidAddress } from '../chains/addresses.js';
 import { maxSpendable } from '../chains/bitcoin.js';
@@ -14,13 +20,20 @@ export function v4Operations(services: Services): OperationHandlers {
   return {
     getRoutesV4: {
       handler: async (): Promise<GatewayRoutesV4> =>
-        catalogue.enabledRoutes().map((route) => ({ srcChain: route.srcChain, srcToken: route.src.address, dstChain: route.dstChain, dstToken: route.dst.address })),
+        catalogue
+          .enabledRoutes()
+          .map((route) => ({
+            srcChain: route.srcChain,
+            srcToken: route.src.address,
+            dstChain: route.dstChain,
+            dstToken: route.dst.address,
+          })),
     },
     getQuoteV4: {
       handler: async (request) => quotes.issue(request.query as GatewayQuoteParamsV4),
     },
     createOrderV4: {
-      handler: async (request, reply) => reply.code(201).send(await orders.create(request.body as Record<string, unknown>, 'v4')),
+      handler: async (request) => orders.create(request.body as Record<string, unknown>, 'v4'),
     },
     registerTxV4: {
       handler: async (request) => orders.registerTx(request.body as GatewayRegisterTxV4),
@@ -39,7 +52,8 @@ export function v4Operations(services: Services): OperationHandlers {
       // and the most it can pay after the network fee, as an amount of native BTC.
       handler: async (request): Promise<GatewayMaxSpendableV4> => {
         const { address } = (request as Params<{ address: string }>).params;
-        if (!isValidAddress('bitcoin', address, bitcoin.network)) throw invalidRequest('address is not a Bitcoin address', { message: 'expected a bech32, P2PKH or P2SH address' });
+        if (!isValidAddress('bitcoin', address, bitcoin.network))
+          throw invalidRequest('address is not a Bitcoin address', { message: 'expected a bech32, P2PKH or P2SH address' });
         const btc = catalogue.bitcoinToken();
         if (!btc) throw new Error('the configuration has no token on a Bitcoin chain');
         const amount = maxSpendable(await bitcoin.utxos(address), bitcoin.feeRate());

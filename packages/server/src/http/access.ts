@@ -14,10 +14,11 @@
  * unreachable later, requests fail (500) rather than pass uncounted.
  */
 import rateLimit from '@fastify/rate-limit';
-import { apiKeyLength } from '@swap-gateway/openapi';
+import { readApiKey } from '@swap-gateway/openapi';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { GatewayConfig } from '../config/config.js';
+import type { ErrorDetails } from '../errors.js';
 import type { ApiKeys } from '../keys/keys.js';
 import { rateLimited, unauthorized, type ApiFailure } from './failures.js';
 
@@ -93,11 +94,9 @@ async function connectRedis(url: string, onError: (error: Error) => void): Promi
   return redis;
 }
 
+/** The key the header presents, read by @swap-gateway/openapi's rule (the mock's front reads it alike). */
 function readAuthorization(header: string | undefined): FastifyRequest['presentedKey'] {
   if (header === undefined) return undefined;
-  const match = /^Bearer (.*)$/i.exec(header);
-  if (!match) return { refusal: unauthorized('the Authorization header must be "Bearer <API key>"', { expected: 'Bearer <API key>', actual: header.split(' ')[0] ?? '' }) };
-  const key = match[1]!.trim();
-  if (key.length !== apiKeyLength) return { refusal: unauthorized(`the API key must be exactly ${apiKeyLength} characters`, { expected: String(apiKeyLength), actual: String(key.length) }) };
-  return { key };
+  const read = readApiKey(header);
+  return 'key' in read ? read : { refusal: unauthorized(read.refusal.error, read.refusal.details as ErrorDetails) };
 }

@@ -14,12 +14,13 @@
  * and code @swap-gateway/openapi's `malformedRequestAnswer` gives it (get-order: an id that cannot
  * be read is an id no order has, the documented 404 ORDER_NOT_FOUND; get-routes, which takes no
  * input but its headers: the documented 401, since the API key they may carry cannot be checked),
- * the rule the mock's front applies too. Outside the document (the sandbox controls, the health check) a failure is
+ * the rule the mock's front applies too (and both answer requests Node itself refuses by the
+ * package's `answerClientError`). Outside the document (the sandbox controls, the health check) a failure is
  * 400, an unknown order 404, an order in a state that does not allow the call 409; a path that names
  * no operation at all is 404, as every unknown path is.
  */
 import { documentedCodes, emptyPathParameterAnswer, failureBody, failureStatuses, malformedRequestAnswer, matchOperation, type DocumentedFailure, type Operation } from '@swap-gateway/openapi';
-import { DomainError, invalidRequest, OrderStateError, type ErrorCode, type ErrorDetails } from '../errors.js';
+import { type DomainError, invalidRequest, OrderStateError, type ErrorCode, type ErrorDetails } from '../errors.js';
 
 /** The operation a raw request line names (HEAD is its GET; an empty segment still names get-order). */
 export function operationOf(operations: readonly Operation[], method: string, url: string): Operation | undefined {
@@ -89,7 +90,7 @@ function documented(answer: DocumentedFailure, message: string, details: ErrorDe
   return new ApiFailure(answer.status, body.code as ErrorCode, body.error, body.details as ErrorDetails);
 }
 
-/** A request the server cannot read (bad percent-encoding, headers too large, broken HTTP), on the operation it names. */
+/** A request path the router cannot read (bad percent-encoding), on the operation it names. */
 export const malformedRequest = (operation: Operation | undefined, message: string) => answerFailure(operation, invalidRequest(message));
 
 /**
@@ -116,8 +117,6 @@ export const unauthorized = (message: string, details: ErrorDetails) => new ApiF
 /** Beyond the rate limit; @fastify/rate-limit adds the Retry-After header. */
 export const rateLimited = (max: number, windowSeconds: number) =>
   new ApiFailure(429, 'EXCEEDED_LIMIT', `rate limit of ${max} requests per ${windowSeconds} seconds exceeded; retry after the Retry-After delay`, { limit: String(max) });
-
-export const requestTimeout = () => new ApiFailure(408, 'INVALID_REQUEST', 'the request was not received in time', null);
 
 /** An unexpected fault: nothing of it is told. */
 export const internalError = () => new ApiFailure(500, 'INTERNAL_ERROR', 'an unexpected error occurred', null);

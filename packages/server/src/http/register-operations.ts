@@ -2,7 +2,8 @@
  * Registers every operation of the document as a Fastify route. Each route's schema is a set of
  * markers naming the document's pointers (see validation.ts); each handler comes from
  * src/handlers/ (v4.ts, v3.ts), keyed by operationId, and an operation without a handler stops the
- * server at start-up.
+ * server at start-up. A handler returns the body; the status of a success is the one 2xx its
+ * operation documents (201 for create-order), set here; failures get theirs in failures.ts.
  */
 import type { FastifyInstance, preValidationAsyncHookHandler, RouteHandlerMethod } from 'fastify';
 import type { Operation } from '@swap-gateway/openapi';
@@ -23,18 +24,32 @@ export function registerOperations(app: FastifyInstance, source: GatewayDocument
     const { handler, preValidation } = handlers[operation.operationId]!;
     const byLocation = (location: string) => operation.parameters.filter((parameter) => parameter.in === location);
     const body = requestBodySchema(operation);
+    const success = successStatus(operation);
     app.route({
       method: operation.method as 'GET',
       url: fastifyUrl(operation.path),
       schema: {
-        params: { 'x-parameters': byLocation('path') },
-        querystring: { 'x-parameters': byLocation('query') },
+        params: { 'x-parameters': byLocation('path'), 'x-operation': operation.operationId },
+        querystring: { 'x-parameters': byLocation('query'), 'x-operation': operation.operationId },
         ...(body ? { body: { 'x-schema': body } } : {}),
-        response: Object.fromEntries(Object.entries(responseSchemas(operation)).map(([status, pointer]) => [status, { 'x-schema': pointer }])),
+        response: Object.fromEntries(
+          Object.entries(responseSchemas(operation)).map(([status, pointer]) => [status, { 'x-schema': pointer }]),
+        ),
       },
       ...(preValidation ? { preValidation } : {}),
-      handler,
+      handler(request, reply) {
+        reply.code(success);
+        return handler.call(this, request, reply);
+      },
     });
   }
   return source.operations;
+}
+
+/** The one success status the operation documents. */
+function successStatus(operation: Operation): number {
+  const successes = Object.keys(operation.responses).filter((status) => /^2\d\d$/.test(status));
+  if (successes.length !== 1)
+    throw new Error(`${operation.operationId} documents ${successes.length ? successes.join(', ') : 'no'} success statuses, not one`);
+  return Number(successes[0]);
 }

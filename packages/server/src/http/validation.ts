@@ -5,7 +5,9 @@
  *
  * Requests: every parameter is checked against its schema (its text read by @swap-gateway/openapi's
  * `coerceParameter`, the one rule for a number in a URL), the JSON body against the request body
- * schema. A failure is the operation's documented answer (see http/failures.ts).
+ * schema; a value holding a NUL character (the package's `containsNul`) cannot be read. A failure is
+ * INVALID_REQUEST with the status src/http/failures.ts gives it on the operation: its documented
+ * 400, or get-order's 404 ORDER_NOT_FOUND (an id that cannot be read is an id no order has).
  * Responses: JSON bodies are checked against the schema of their status before they are written
  * (a mismatch is logged and answered with INTERNAL_ERROR), so the server cannot drift from the
  * document without a test going red: every one of them with `checkResponses.every` 1 (the sandbox,
@@ -13,15 +15,17 @@
  * wants the check's cost off its hot path (a few microseconds of get-quote's work) and keeps it
  * as a sample that logs a drift.
  */
-import { coerceParameter, type Operation, type Parameter } from '@swap-gateway/openapi';
+import { coerceParameter, containsNul, type Operation, type Parameter } from '@swap-gateway/openapi';
 import type { ErrorObject } from 'ajv';
 import type { FastifyBaseLogger } from 'fastify';
 import { invalidRequest as invalid, type DomainError } from '../errors.js';
-import { fastifyUrl, type GatewayDocument } from './document.js';
+import type { GatewayDocument } from './document.js';
 import { pathNamesNoOperation } from './failures.js';
 
 export interface ParametersMarker {
   'x-parameters': Parameter[];
+  /** The operation the route serves, named by register-operations.ts (no second matching of its URL). */
+  'x-operation': string;
 }
 export interface SchemaMarker {
   'x-schema': string;
@@ -38,7 +42,7 @@ export function createCompilers(source: GatewayDocument, log: FastifyBaseLogger,
     for (const spec of specs) {
       const raw = input[spec.name];
       if (Array.isArray(raw)) return { error: invalid(`${spec.in} parameter ${spec.name} is given more than once`) };
-      if (typeof raw === 'string' && raw.includes('\u0000')) return { error: invalid(`${spec.in} parameter ${spec.name} contains a NUL character`) };
+      if (containsNul(raw)) return { error: invalid(`${spec.in} parameter ${spec.name} contains a NUL character`) };
       // An empty path segment names no operation (GET /v4/get-orders/ is not get-orders); an empty
       // query value is a value, checked against the schema like any other.
       if (spec.in === 'path' && raw === '') return { error: pathNamesNoOperation(operation, `the path has an empty ${spec.name}`) };
@@ -55,16 +59,15 @@ export function createCompilers(source: GatewayDocument, log: FastifyBaseLogger,
     return { value };
   };
 
-  const validatorCompiler = ({ schema, method, url }: { schema: unknown; method: string; url: string }) => {
+  const validatorCompiler = ({ schema }: { schema: unknown }) => {
     if ('x-parameters' in (schema as object)) {
-      const specs = (schema as ParametersMarker)['x-parameters'];
-      const wanted = method === 'HEAD' ? 'GET' : method;
-      const operation = source.operations.find((candidate) => candidate.method === wanted && fastifyUrl(candidate.path) === url);
+      const { 'x-parameters': specs, 'x-operation': operationId } = schema as ParametersMarker;
+      const operation = source.operations.find((candidate) => candidate.operationId === operationId);
       return (data: unknown): Validation => validateParameters(specs, data, operation);
     }
     const check = validator.compile((schema as SchemaMarker)['x-schema']);
     return (data: unknown): Validation => {
-      if (holdsNul(data)) return { error: invalid('the request body contains a NUL character') };
+      if (containsNul(data)) return { error: invalid('the request body contains a NUL character') };
       return check(data) ? { value: data } : { error: bodyError(check.errors ?? []) };
     };
   };
@@ -92,25 +95,6 @@ export class ResponseContractError extends Error {
   constructor() {
     super('response does not match the document');
   }
-}
-
-/**
- * PostgreSQL text and jsonb cannot hold U+0000, so such a value can match nothing stored and must
- * never reach a query: it is refused with the other malformed input.
- */
-function holdsNul(body: unknown): boolean {
-  // Iterative: a 64 KiB body can nest deeper than the call stack goes.
-  const pending = [body];
-  while (pending.length) {
-    const value = pending.pop();
-    if (typeof value === 'string' && value.includes('\u0000')) return true;
-    if (value === null || typeof value !== 'object') continue;
-    for (const [key, item] of Object.entries(value)) {
-      if (key.includes('\u0000')) return true;
-      pending.push(item);
-    }
-  }
-  return false;
 }
 
 /** Bounds get the documented minimum/actual and max/actual shapes; anything else a message. */

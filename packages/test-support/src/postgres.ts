@@ -1,7 +1,7 @@
 /**
  * A throwaway PostgreSQL cluster for tests: initdb in a temporary directory, pg_ctl on a free
- * loopback port, removed afterwards. Used by the server's tests and, as
- * `@swap-gateway/server/postgres-cluster`, by the contract suite's staging-like deployment.
+ * loopback port, removed afterwards. Used by the server's tests and benches and by the contract
+ * suite's staging-like deployment.
  * PostgreSQL refuses to run as root, so as root the cluster runs as the `postgres` user (runuser).
  * Without PostgreSQL binaries, `findPostgres()` says why.
  */
@@ -9,16 +9,19 @@ import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@swap-gateway/test-support/processes';
+import { freePort } from './processes.js';
 
 export interface PostgresBinaries {
   bin: string;
 }
 
 export function findPostgres(): PostgresBinaries | { missing: string } {
-  const candidates = [process.env.PG_BIN, ...listVersions('/usr/lib/postgresql').map((version) => `/usr/lib/postgresql/${version}/bin`)].filter(Boolean) as string[];
+  const candidates = [
+    process.env.PG_BIN,
+    ...listVersions('/usr/lib/postgresql').map((version) => `/usr/lib/postgresql/${version}/bin`),
+  ].filter(Boolean) as string[];
   const bin = candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
-  if (!bin) return { missing: 'no initdb/pg_ctl found (set PG_BIN, or install Debian\'s postgresql)' };
+  if (!bin) return { missing: "no initdb/pg_ctl found (set PG_BIN, or install Debian's postgresql)" };
   if (process.getuid?.() === 0) {
     try {
       execFileSync('id', ['postgres'], { stdio: 'ignore' });
@@ -53,13 +56,24 @@ export async function startPostgres(binaries: PostgresBinaries): Promise<Postgre
     chownSync(dir, uid, gid);
   }
   const run = (tool: string, args: string[]) => {
-    const [command, commandArgs] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(binaries.bin, tool), ...args]] : [join(binaries.bin, tool), args];
+    const [command, commandArgs] = asRoot
+      ? ['runuser', ['-u', 'postgres', '--', join(binaries.bin, tool), ...args]]
+      : [join(binaries.bin, tool), args];
     execFileSync(command as string, commandArgs as string[], { stdio: 'pipe' });
   };
   const data = join(dir, 'data');
   const port = await freePort();
   run('initdb', ['-D', data, '-U', 'gateway', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
-  run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+  run('pg_ctl', [
+    '-D',
+    data,
+    '-l',
+    join(dir, 'log'),
+    '-w',
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+    'start',
+  ]);
   return {
     url: `postgres://gateway@127.0.0.1:${port}/postgres`,
     pid: () => Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]),
@@ -72,4 +86,3 @@ export async function startPostgres(binaries: PostgresBinaries): Promise<Postgre
     },
   };
 }
-

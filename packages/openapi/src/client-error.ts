@@ -1,0 +1,54 @@
+/**
+ * The answer to bytes Node's HTTP parser refuses before any handler sees them (headers larger than
+ * the server reads, broken HTTP, a NUL character in a header, a request that did not arrive in
+ * time): the server's and the mock's `clientError` handler, so that both answer them alike.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { failureBody, malformedRequestAnswer, type ErrorBody } from './edge.js';
+import { matchOperation } from './match.js';
+import type { Operation } from './operations.js';
+
+/** What Node tells a `clientError` listener: its parser's error code and the bytes it had read. */
+export interface ClientError extends Error {
+  code?: string;
+  rawPacket?: unknown;
+}
+
+/**
+ * The status and body answering a refused request. The request line, when Node kept it, names the
+ * operation, whose documented answer to a request it cannot read applies (`malformedRequestAnswer`).
+ * A request that did not arrive in time is 408: it names nothing a client still waits for, and
+ * HTTP clients read 408 as "send it again on a new connection"; the document has no status for it.
+ */
+export function clientErrorAnswer(
+  operations: readonly Operation[],
+  error: ClientError,
+): { status: number; body: ErrorBody; method: string } {
+  const head = Buffer.isBuffer(error.rawPacket) ? error.rawPacket.subarray(0, 8 * 1024).toString('latin1') : '';
+  const requestLine = /^([A-Z]+) (\S+)/.exec(head);
+  const method = requestLine?.[1] ?? '';
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return { status: 408, body: { code: 'INVALID_REQUEST', error: 'the request was not received in time', details: null }, method };
+  const match = requestLine ? matchOperation(operations, method, requestLine[2]!) : undefined;
+  const answer = malformedRequestAnswer(match?.kind === 'operation' ? match.operation : undefined);
+  const message =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? 'the request line and headers are larger than the server reads'
+      : 'the request is not valid HTTP';
+  return { status: answer.status, body: failureBody(answer, message), method };
+}
+
+/** A `clientError` listener: writes `clientErrorAnswer` on the socket and closes it. */
+export function answerClientError(operations: readonly Operation[], error: ClientError, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const { status, body, method } = clientErrorAnswer(operations, error);
+  const text = method === 'HEAD' ? '' : JSON.stringify(body);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
+}
