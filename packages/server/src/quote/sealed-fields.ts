@@ -8,7 +8,7 @@
  * reads none (it reads only the document's members); that every member the quote engine issues is
  * on the list is checked by the tests (test/seal.test.ts).
  */
-import type { OpenApiDocument } from '@swap-gateway/openapi';
+import { type OpenApiDocument, resolveRef } from '@swap-gateway/openapi';
 import type { RouteKind } from '../config/config.js';
 
 export interface SealedField {
@@ -41,11 +41,19 @@ export function sealedFields(document: OpenApiDocument): SealedFields {
 }
 
 /** The properties an object schema (through $ref, allOf, oneOf and anyOf) can have, each with every schema given for it. */
-function properties(document: OpenApiDocument, schema: unknown, found: Record<string, { schemas: unknown[] }> = {}, depth = 0): Record<string, { schemas: unknown[] }> {
+function properties(
+  document: OpenApiDocument,
+  schema: unknown,
+  found: Record<string, { schemas: unknown[] }> = {},
+  depth = 0,
+): Record<string, { schemas: unknown[] }> {
   if (depth > 32) throw new Error('the quote schemas nest deeper than 32 levels');
   const node = resolve(document, schema);
   if (!node) return found;
-  for (const [name, property] of Object.entries((node.properties ?? {}) as Schema)) (found[name] ??= { schemas: [] }).schemas.push(property);
+  for (const [name, property] of Object.entries((node.properties ?? {}) as Schema)) {
+    found[name] ??= { schemas: [] };
+    found[name].schemas.push(property);
+  }
   for (const keyword of ['allOf', 'oneOf', 'anyOf']) {
     for (const branch of (node[keyword] ?? []) as unknown[]) properties(document, branch, found, depth + 1);
   }
@@ -63,7 +71,9 @@ function members(document: OpenApiDocument, schemas: unknown[], depth = 0): Seal
       const field: SealedField = { name };
       const objectMembers = members(document, schemasOfMember, depth + 1);
       if (objectMembers.length) field.members = objectMembers;
-      const itemSchemas = schemasOfMember.flatMap((schema) => alternatives(document, schema)).flatMap((node) => (node.items ? [node.items] : []));
+      const itemSchemas = schemasOfMember
+        .flatMap((schema) => alternatives(document, schema))
+        .flatMap((node) => (node.items ? [node.items] : []));
       const itemMembers = itemSchemas.length ? members(document, itemSchemas, depth + 1) : [];
       if (itemMembers.length) field.items = itemMembers;
       return field;
@@ -74,21 +84,17 @@ function members(document: OpenApiDocument, schemas: unknown[], depth = 0): Seal
 function alternatives(document: OpenApiDocument, schema: unknown): Schema[] {
   const node = resolve(document, schema);
   if (!node) return [];
-  return [node, ...['allOf', 'oneOf', 'anyOf'].flatMap((keyword) => ((node[keyword] ?? []) as unknown[]).flatMap((branch) => alternatives(document, branch)))];
+  return [
+    node,
+    ...['allOf', 'oneOf', 'anyOf'].flatMap((keyword) =>
+      ((node[keyword] ?? []) as unknown[]).flatMap((branch) => alternatives(document, branch)),
+    ),
+  ];
 }
 
+/** The schema a node stands for, through its $refs (@swap-gateway/openapi's one follower). */
 function resolve(document: OpenApiDocument, schema: unknown): Schema | undefined {
-  let node = schema;
-  for (let hops = 0; node && typeof node === 'object' && typeof (node as Schema).$ref === 'string'; hops++) {
-    if (hops > 16) throw new Error('reference cycle in the quote schemas');
-    const ref = (node as { $ref: string }).$ref;
-    if (!ref.startsWith('#/')) throw new Error(`external reference ${ref} in the bundle`);
-    node = ref
-      .slice(2)
-      .split('/')
-      .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce<unknown>((value, key) => (value as Schema | undefined)?.[key], document);
-  }
+  const node = resolveRef<unknown>(document, schema);
   return node && typeof node === 'object' ? (node as Schema) : undefined;
 }
 
