@@ -17,5 +17,7 @@ if (process.argv.includes('--json')) {
   for (const { kind, location, pointer, text } of questions) {
     console.log(`| ${kind} | ${location} | \`${pointer}\` | ${text.replace(/\|/g, '\\|')} |`);
   }
-  console.log(`\n${questions.filter((q) => q.kind === 'unspecified').length} unspecified, ${questions.filter((q) => q.kind === 'inferred').length} inferred.`);
+  console.log(
+    `\n${questions.filter((q) => q.kind === 'unspecified').length} unspecified, ${questions.filter((q) => q.kind === 'inferred').length} inferred.`,
+  );
 }

@@ -10,7 +10,12 @@ export default function catchAllBranch(branches, _options, context) {
   if (!Array.isArray(branches)) return [];
   return branches.flatMap((branch, index) =>
     branch && typeof branch === 'object' && !constraining.some((keyword) => keyword in branch)
-      ? [{ message: 'A union branch that accepts any value turns the union into `unknown` for generators.', path: [...context.path, index] }]
+      ? [
+          {
+            message: 'A union branch that accepts any value turns the union into `unknown` for generators.',
+            path: [...context.path, index],
+          },
+        ]
       : [],
   );
 }

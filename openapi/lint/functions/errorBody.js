@@ -25,7 +25,12 @@ function check(response, version, at) {
     const name = schemaName(content[type]?.schema?.$ref);
     return allowed.includes(name)
       ? []
-      : [{ message: `Error response body must be ${allowed.join(' or ')} (found ${name ?? 'an inline schema'}).`, path: [...at, 'content', type, 'schema'] }];
+      : [
+          {
+            message: `Error response body must be ${allowed.join(' or ')} (found ${name ?? 'an inline schema'}).`,
+            path: [...at, 'content', type, 'schema'],
+          },
+        ];
   });
 }
 

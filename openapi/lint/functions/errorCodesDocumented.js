@@ -12,7 +12,8 @@ function checkEnum(schema, at) {
   const problems = [];
   for (const code of codes) {
     if (!versions.has(introduced[code])) problems.push({ message: `Code ${code} needs x-introduced-in (base, V2, V3 or V4).`, path: at });
-    if (typeof meanings[code] !== 'string' || meanings[code].trim() === '') problems.push({ message: `Code ${code} needs a meaning in x-enumDescriptions.`, path: at });
+    if (typeof meanings[code] !== 'string' || meanings[code].trim() === '')
+      problems.push({ message: `Code ${code} needs a meaning in x-enumDescriptions.`, path: at });
   }
   for (const key of new Set([...Object.keys(introduced), ...Object.keys(meanings)])) {
     if (!codes.includes(key)) problems.push({ message: `${key} is documented but not in the enum.`, path: at });

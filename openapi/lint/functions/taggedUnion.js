@@ -36,24 +36,50 @@ export default function taggedUnion(schema, _options, context) {
   const at = context.path;
   if (!tag) {
     return discriminator
-      ? [{ message: 'A discriminator belongs only on a union whose every branch requires a const tag of its name; Prism ignores it, so the union must be exclusive on its own.', path: [...at, 'discriminator'] }]
+      ? [
+          {
+            message:
+              'A discriminator belongs only on a union whose every branch requires a const tag of its name; Prism ignores it, so the union must be exclusive on its own.',
+            path: [...at, 'discriminator'],
+          },
+        ]
       : [];
   }
   const values = branches.map((branch) => branch.properties[tag].const);
   if (new Set(values).size !== values.length) return [{ message: `Two branches share the tag ${tag}.`, path: at }];
-  if (!discriminator) return [{ message: `This union is tagged by "${tag}": declare discriminator { propertyName: ${tag}, mapping } so that generators narrow on it.`, path: at }];
+  if (!discriminator)
+    return [
+      {
+        message: `This union is tagged by "${tag}": declare discriminator { propertyName: ${tag}, mapping } so that generators narrow on it.`,
+        path: at,
+      },
+    ];
   const problems = [];
-  if (discriminator.propertyName !== tag) problems.push({ message: `The discriminator must name the tag "${tag}".`, path: [...at, 'discriminator', 'propertyName'] });
+  if (discriminator.propertyName !== tag)
+    problems.push({ message: `The discriminator must name the tag "${tag}".`, path: [...at, 'discriminator', 'propertyName'] });
   const mapping = discriminator.mapping ?? {};
   branches.forEach((branch, index) => {
     const value = values[index];
     const ref = schema.oneOf[index].$ref;
-    if (!(value in mapping)) problems.push({ message: `The discriminator mapping lacks the tag "${value}".`, path: [...at, 'discriminator'] });
-    else if (ref && mapping[value] !== ref) problems.push({ message: `The mapping of "${value}" must point at its branch ${ref}.`, path: [...at, 'discriminator', 'mapping', value] });
-    if (branch.properties[tag].type !== 'string') problems.push({ message: `The tag "${tag}" of branch "${value}" needs type: string beside its const.`, path: [...at, 'oneOf', index] });
+    if (!(value in mapping))
+      problems.push({ message: `The discriminator mapping lacks the tag "${value}".`, path: [...at, 'discriminator'] });
+    else if (ref && mapping[value] !== ref)
+      problems.push({
+        message: `The mapping of "${value}" must point at its branch ${ref}.`,
+        path: [...at, 'discriminator', 'mapping', value],
+      });
+    if (branch.properties[tag].type !== 'string')
+      problems.push({
+        message: `The tag "${tag}" of branch "${value}" needs type: string beside its const.`,
+        path: [...at, 'oneOf', index],
+      });
   });
   for (const key of Object.keys(mapping)) {
-    if (!values.includes(key)) problems.push({ message: `The discriminator maps "${key}", which no branch carries.`, path: [...at, 'discriminator', 'mapping', key] });
+    if (!values.includes(key))
+      problems.push({
+        message: `The discriminator maps "${key}", which no branch carries.`,
+        path: [...at, 'discriminator', 'mapping', key],
+      });
   }
   return problems;
 }

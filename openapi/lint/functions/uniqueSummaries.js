@@ -14,7 +14,8 @@ export default function uniqueSummaries(paths) {
       const summary = item?.[method]?.summary;
       if (typeof summary !== 'string') continue;
       const key = summary.trim().toLowerCase();
-      if (seen.has(key)) problems.push({ message: `"${summary}" is also the summary of ${seen.get(key)}.`, path: ['paths', path, method, 'summary'] });
+      if (seen.has(key))
+        problems.push({ message: `"${summary}" is also the summary of ${seen.get(key)}.`, path: ['paths', path, method, 'summary'] });
       else seen.set(key, `${method.toUpperCase()} ${path}`);
     }
   }

@@ -19,7 +19,10 @@ export default function versionedOperation(pathItem, _options, context) {
     }
     const tags = operation.tags ?? [];
     if (tags.length !== 1 || tags[0] !== suffix) {
-      problems.push({ message: `${method.toUpperCase()} ${path} must be tagged with its version only ("${suffix}").`, path: [...at, 'tags'] });
+      problems.push({
+        message: `${method.toUpperCase()} ${path} must be tagged with its version only ("${suffix}").`,
+        path: [...at, 'tags'],
+      });
     }
   }
   return problems;

@@ -111,7 +111,9 @@ async function measureSize(): Promise<boolean> {
   row('@swap-gateway/client (core import)', client);
   row('openapi-fetch alone', alone, '  (getQuote + createOrder + getOrder, no auth check, errors, retries, polling)');
   console.log(`  budget <= ${kB(sizeBudgetBytes)} gzipped: ${sizeOk ? 'PASS' : 'FAIL'}`);
-  console.log(`  bitcoinjs-lib, viem, @solana/web3.js or openapi-fetch in the core import: ${leaked.length ? `FAIL ${leaked.join(', ')}` : 'none, PASS'}`);
+  console.log(
+    `  bitcoinjs-lib, viem, @solana/web3.js or openapi-fetch in the core import: ${leaked.length ? `FAIL ${leaked.join(', ')}` : 'none, PASS'}`,
+  );
   console.log('  the core import by module, minified bytes in the bundle (gzip compresses the whole, not each):');
   for (const [path, bytes] of client.inputs.filter(([, bytes]) => bytes > 0).sort((a, b) => b[1] - a[1])) {
     console.log(`    ${path.replace(/^.*node_modules\//, '').padEnd(60)} ${kB(bytes).padStart(9)}`);
@@ -134,7 +136,10 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 async function measureOverhead(): Promise<boolean> {
   const document = loadBundle('gateway') as unknown as {
-    paths: Record<string, { get: { responses: Record<string, { content: Record<string, { examples: Record<string, { value: unknown }> }> }> } }>;
+    paths: Record<
+      string,
+      { get: { responses: Record<string, { content: Record<string, { examples: Record<string, { value: unknown }> }> }> } }
+    >;
   };
   const quote = JSON.stringify(document.paths['/v4/get-quote']!.get.responses['200']!.content['application/json']!.examples.onramp!.value);
   const server = createServer((_request, response) => {
@@ -180,7 +185,9 @@ async function measureOverhead(): Promise<boolean> {
     ['client (timeoutMs: 30000) over plain fetch with the same timeout', clientTimedTime / timedTime - 1],
   ];
   for (const [label, overhead] of pairs) {
-    console.log(`  ${label}: ${(overhead * 100).toFixed(1)}%; budget < ${overheadBudget * 100}%: ${overhead < overheadBudget ? 'PASS' : 'FAIL'}`);
+    console.log(
+      `  ${label}: ${(overhead * 100).toFixed(1)}%; budget < ${overheadBudget * 100}%: ${overhead < overheadBudget ? 'PASS' : 'FAIL'}`,
+    );
   }
 
   // For reference, openapi-fetch alone and the /api subpath, with fetch and the client again in the
@@ -188,12 +195,18 @@ async function measureOverhead(): Promise<boolean> {
   // share fetch's code (and /api the client's transport), which V8 optimizes for the shapes of
   // objects it has seen, and their garbage is collected during whichever call comes next.
   console.log();
-  printRun('for reference: openapi-fetch, and the client beside it in one process', await interleave([
-    bare,
-    ['openapi-fetch alone (GET, no timeout)', async () => (await openapiFetch.GET('/v4/get-quote', { params: { query: params } })).data],
-    ['@swap-gateway/client/api GET (openapi-fetch, the transport)', async () => (await api.GET('/v4/get-quote', { params: { query: params } })).data],
-    clientDefault,
-  ]));
+  printRun(
+    'for reference: openapi-fetch, and the client beside it in one process',
+    await interleave([
+      bare,
+      ['openapi-fetch alone (GET, no timeout)', async () => (await openapiFetch.GET('/v4/get-quote', { params: { query: params } })).data],
+      [
+        '@swap-gateway/client/api GET (openapi-fetch, the transport)',
+        async () => (await api.GET('/v4/get-quote', { params: { query: params } })).data,
+      ],
+      clientDefault,
+    ]),
+  );
   server.close();
   return pairs.every(([, overhead]) => overhead < overheadBudget);
 }

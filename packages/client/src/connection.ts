@@ -52,9 +52,7 @@ const apiKeyLength = 32;
 export function connect(options: GatewayClientOptions): Connection {
   const { apiKey } = options;
   if (apiKey !== undefined && apiKey.length !== apiKeyLength) {
-    throw new RangeError(
-      `apiKey must be exactly ${apiKeyLength} characters, got ${apiKey.length}; omit it to call the API without a key`,
-    );
+    throw new RangeError(`apiKey must be exactly ${apiKeyLength} characters, got ${apiKey.length}; omit it to call the API without a key`);
   }
   // Through Headers, so that the key replaces an `Authorization` of `headers` in any letter case.
   const headers = new Headers(options.headers);

@@ -26,9 +26,7 @@ const settledStates: readonly GatewayOrderState[] = ['success', 'failed', 'refun
  * The route of a quote or create-order result and its inner object:
  * `const { route, value } = routeOf(order); if (route === 'onramp') pay(value.address);`
  */
-export function routeOf<T extends GatewayQuoteV4 | GatewayQuoteV3 | GatewayCreateOrderV3>(
-  oneKey: T,
-): KeyedEntry<T, 'route'> {
+export function routeOf<T extends GatewayQuoteV4 | GatewayQuoteV3 | GatewayCreateOrderV3>(oneKey: T): KeyedEntry<T, 'route'> {
   return entryOf(oneKey, routes, 'route') as KeyedEntry<T, 'route'>;
 }
 

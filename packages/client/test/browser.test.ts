@@ -69,7 +69,10 @@ describe.skipIf(skip)('the client in Chromium', { timeout: 120_000 }, () => {
     const script = bundle.outputFiles[0]!.text;
     site = createServer((request, response) => {
       if (request.url === '/page.js') response.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
-      else response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>client</title><script type="module" src="/page.js"></script>');
+      else
+        response
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<!doctype html><title>client</title><script type="module" src="/page.js"></script>');
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
@@ -97,7 +100,10 @@ describe.skipIf(skip)('the client in Chromium', { timeout: 120_000 }, () => {
     const params = onrampQuoteParams(wallet.address);
     expect(new URL(siteUrl).origin).not.toBe(new URL(gateway.url).origin);
 
-    const shown = await page.evaluate(([baseUrl, query]) => (window as unknown as { walletless: (...args: unknown[]) => Promise<PaymentShown> }).walletless(baseUrl, query), [gateway.url, params] as const);
+    const shown = await page.evaluate(
+      ([baseUrl, query]) => (window as unknown as { walletless: (...args: unknown[]) => Promise<PaymentShown> }).walletless(baseUrl, query),
+      [gateway.url, params] as const,
+    );
     expect(shown).toMatchObject({ route: 'onramp', amount: '1000000', psbtHex: null, progress: [`created ${shown.orderId}`] });
     expect(shown.address).toMatch(/^bc1q/);
     expect(shown.opReturnData).toMatch(/^[0-9a-f]{64}$/);
@@ -106,7 +112,11 @@ describe.skipIf(skip)('the client in Chromium', { timeout: 120_000 }, () => {
     const node = createGatewayClient({ baseUrl: gateway.url });
     const hex = await wallet.signPayment({ address: shown.address, amount: BigInt(shown.amount), opReturnData: shown.opReturnData });
     await node.registerTx({ onramp: { order_id: shown.orderId, bitcoin_tx_hex: hex } });
-    const followed = page.evaluate(([baseUrl, id]) => (window as unknown as { follow: (...args: unknown[]) => Promise<{ id: string; states: string[] }> }).follow(baseUrl, id), [gateway.url, shown.orderId] as const);
+    const followed = page.evaluate(
+      ([baseUrl, id]) =>
+        (window as unknown as { follow: (...args: unknown[]) => Promise<{ id: string; states: string[] }> }).follow(baseUrl, id),
+      [gateway.url, shown.orderId] as const,
+    );
     await sandboxControls(gateway.url).settle();
     const { id, states } = await followed;
     expect(id).toBe(shown.orderId);

@@ -11,9 +11,14 @@ let script: Step[];
 let sinceStart: number;
 let server: TestServer;
 
-const order = (name: string): Step => (response) => sendJson(response, 200, orders[name]);
-const status = (code: number, body: unknown = { code: 'INTERNAL_ERROR', error: `status ${code}` }): Step => (response) =>
-  sendJson(response, code, body);
+const order =
+  (name: string): Step =>
+  (response) =>
+    sendJson(response, 200, orders[name]);
+const status =
+  (code: number, body: unknown = { code: 'INTERNAL_ERROR', error: `status ${code}` }): Step =>
+  (response) =>
+    sendJson(response, code, body);
 const drop: Step = dropConnection;
 
 beforeAll(async () => {

@@ -14,7 +14,15 @@ declare const keypair: unknown;
 const gateway = createGatewayClient({ apiKey: process.env.GATEWAY_API_KEY });
 
 test('onramp', async () => {
-  const quote = await gateway.getQuote({ srcChain: 'bitcoin', dstChain: 'bob', srcToken: '0x0000000000000000000000000000000000000000', dstToken: '0x03C7054BCB39f7b2e5B2c7AcB37583e32D70Cfa3', amount: '1000000', recipient: evmAddress, refundAddress: btcAddress });
+  const quote = await gateway.getQuote({
+    srcChain: 'bitcoin',
+    dstChain: 'bob',
+    srcToken: '0x0000000000000000000000000000000000000000',
+    dstToken: '0x03C7054BCB39f7b2e5B2c7AcB37583e32D70Cfa3',
+    amount: '1000000',
+    recipient: evmAddress,
+    refundAddress: btcAddress,
+  });
   const order = await gateway.createOrder(quote);
   if (!isRoute(order, 'onramp')) throw new Error('expected an onramp');
   const txHex = await btcWallet.payAndFinalize(order.onramp.address, order.onramp.op_return_data);
@@ -24,19 +32,41 @@ test('onramp', async () => {
 });
 
 test('offramp', async () => {
-  const quote = await gateway.getQuote({ srcChain: 'ethereum', dstChain: 'bitcoin', srcToken: '0x2260FAC5E5542a773Aa44fBCfeDf7C193bc2C599', dstToken: '0x0000000000000000000000000000000000000000', amount: '100000', recipient: btcAddress, refundAddress: evmAddress });
+  const quote = await gateway.getQuote({
+    srcChain: 'ethereum',
+    dstChain: 'bitcoin',
+    srcToken: '0x2260FAC5E5542a773Aa44fBCfeDf7C193bc2C599',
+    dstToken: '0x0000000000000000000000000000000000000000',
+    amount: '100000',
+    recipient: btcAddress,
+    refundAddress: evmAddress,
+  });
   const { route, value } = routeOf(await gateway.createOrder(quote));
   if (route !== 'offramp' || value.tx.type !== 'evm') throw new Error('expected an EVM offramp');
-  await walletClient.sendTransaction({ to: value.tx.to as `0x${string}`, data: value.tx.data as `0x${string}`, value: BigInt(value.tx.value) });
+  await walletClient.sendTransaction({
+    to: value.tx.to as `0x${string}`,
+    data: value.tx.data as `0x${string}`,
+    value: BigInt(value.tx.value),
+  });
   const settled = await gateway.waitForOrder(value.order_id);
   expectTypeOf(settled).toEqualTypeOf<GatewayOrderInfoV3>();
 });
 
 test('token swap from Solana', async () => {
-  const quote = await gateway.getQuote({ srcChain: 'solana', dstChain: 'base', srcToken: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', dstToken: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', amount: '25000000', recipient: evmAddress, refundAddress: solanaAddress });
+  const quote = await gateway.getQuote({
+    srcChain: 'solana',
+    dstChain: 'base',
+    srcToken: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+    dstToken: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+    amount: '25000000',
+    recipient: evmAddress,
+    refundAddress: solanaAddress,
+  });
   const order = await gateway.createOrder(quote);
   if (!isRoute(order, 'tokenSwap') || order.tokenSwap.tx.type !== 'solana') throw new Error('expected a Solana token swap');
-  const tx = VersionedTransaction.deserialize(decodeSolanaTransaction(order.tokenSwap.tx)); tx.sign([keypair]); await connection.sendRawTransaction(tx.serialize());
+  const tx = VersionedTransaction.deserialize(decodeSolanaTransaction(order.tokenSwap.tx));
+  tx.sign([keypair]);
+  await connection.sendRawTransaction(tx.serialize());
   const settled = await gateway.waitForOrder(order.tokenSwap.order_id);
   expectTypeOf(settled).toEqualTypeOf<GatewayOrderInfoV3>();
 });

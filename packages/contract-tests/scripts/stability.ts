@@ -48,7 +48,9 @@ async function load(url: string, apiKey: string): Promise<string> {
     headers: { authorization: `Bearer ${apiKey}` },
     requests: [{ path: '/v4/get-routes' }, { path: `/v4/get-quote?${quote}` }, { path: `/v4/get-orders/${recipient}?limit=5` }],
   });
-  const statuses = Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => `${status}×${count}`).join(' ');
+  const statuses = Object.entries(result.statusCodeStats ?? {})
+    .map(([status, { count }]) => `${status}×${count}`)
+    .join(' ');
   return `load ${loadSeconds} s: ${result.requests.total} requests, ${Math.round(result.requests.average)}/s, p99 ${result.latency.p99} ms, ${statuses}, ${result.errors} errors`;
 }
 
@@ -64,15 +66,24 @@ let failed = 0;
 try {
   const suiteKey = await deployment.issueKey('contract-suite');
   const loadKey = await deployment.issueKey('load');
-  console.log(`stability: ${runs} staging runs against one deployment at ${deployment.url}, a ${loadSeconds} s load before every ${loadEvery}. run, per-key rate limit ${values['key-rate-limit'] ?? 'as configured'}`);
+  console.log(
+    `stability: ${runs} staging runs against one deployment at ${deployment.url}, a ${loadSeconds} s load before every ${loadEvery}. run, per-key rate limit ${values['key-rate-limit'] ?? 'as configured'}`,
+  );
   const lines: string[] = [];
   for (let run = 1; run <= runs; run++) {
     const loaded = (run - 1) % loadEvery === 0 ? await load(deployment.url, loadKey) : 'no load';
     const started = Date.now();
-    const status = await runSuite({ GATEWAY_TARGET: 'staging', GATEWAY_STAGING_URL: deployment.url, GATEWAY_API_KEY: suiteKey, GATEWAY_ALLOW_WRITES: '1' });
+    const status = await runSuite({
+      GATEWAY_TARGET: 'staging',
+      GATEWAY_STAGING_URL: deployment.url,
+      GATEWAY_API_KEY: suiteKey,
+      GATEWAY_ALLOW_WRITES: '1',
+    });
     if (status !== 0) failed++;
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    lines.push(`run ${String(run).padStart(2)}: ${status === 0 ? 'green' : `FAILED (exit ${status})`} in ${seconds} s; reserved after it: ${await reserved(deployment.url, suiteKey)}; before it: ${loaded}`);
+    lines.push(
+      `run ${String(run).padStart(2)}: ${status === 0 ? 'green' : `FAILED (exit ${status})`} in ${seconds} s; reserved after it: ${await reserved(deployment.url, suiteKey)}; before it: ${loaded}`,
+    );
     console.log(`\n[stability] ${lines.at(-1)}\n`);
   }
   console.log(`\nstability summary (${runs - failed}/${runs} green):\n${lines.join('\n')}`);

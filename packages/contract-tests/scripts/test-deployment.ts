@@ -20,7 +20,12 @@ let status = 1;
 try {
   const apiKey = await deployment.issueKey('contract-suite');
   console.log(`staging target: the gateway server as its own process on PostgreSQL at ${deployment.url}, with a key issued by keys:issue`);
-  status = await runSuite({ GATEWAY_TARGET: 'staging', GATEWAY_STAGING_URL: deployment.url, GATEWAY_API_KEY: apiKey, GATEWAY_ALLOW_WRITES: '1' });
+  status = await runSuite({
+    GATEWAY_TARGET: 'staging',
+    GATEWAY_STAGING_URL: deployment.url,
+    GATEWAY_API_KEY: apiKey,
+    GATEWAY_ALLOW_WRITES: '1',
+  });
 } finally {
   await deployment.stop();
 }

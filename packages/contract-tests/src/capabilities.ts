@@ -37,7 +37,10 @@ export const allCapabilities = [
 export type Capability = (typeof allCapabilities)[number];
 
 export function parseCapabilities(list: string): Capability[] {
-  const names = list.split(',').map((name) => name.trim()).filter(Boolean);
+  const names = list
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = names.filter((name) => !(allCapabilities as readonly string[]).includes(name));
   if (unknown.length) throw new Error(`GATEWAY_CAPABILITIES: unknown ${unknown.join(', ')}; known: ${allCapabilities.join(', ')}`);
   return names as Capability[];

@@ -35,7 +35,8 @@ const errorBodyPointer = validator.schemaPointer('GatewayErrorV4');
 /** Every way the response breaks the contract; empty when it keeps it. */
 export function contractProblems(op: Operation | undefined, response: ObservedResponse, options: CheckOptions = {}): string[] {
   const problems: string[] = [];
-  if (response.status >= 500 && !options.serverErrorRequested) problems.push(`answered ${response.status}: the suite never sends a request that may cause a 5xx`);
+  if (response.status >= 500 && !options.serverErrorRequested)
+    problems.push(`answered ${response.status}: the suite never sends a request that may cause a 5xx`);
 
   const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
   if (options.head) return [...problems, ...headProblems(op, response)];
@@ -43,15 +44,19 @@ export function contractProblems(op: Operation | undefined, response: ObservedRe
   if (options.fullErrorBodies && response.status >= 400 && mediaType === 'application/json') problems.push(...fullErrorBodyProblems(body));
 
   if (!op) {
-    if (response.status !== 404 && response.status !== 405) problems.push(`a request outside the document was answered ${response.status}, not 404 or 405`);
-    if (mediaType !== 'application/json') problems.push(`a request outside the document was answered with content type ${mediaType ?? '(none)'}, not application/json`);
+    if (response.status !== 404 && response.status !== 405)
+      problems.push(`a request outside the document was answered ${response.status}, not 404 or 405`);
+    if (mediaType !== 'application/json')
+      problems.push(`a request outside the document was answered with content type ${mediaType ?? '(none)'}, not application/json`);
     else problems.push(...schemaProblems(errorBodyPointer, body, 'the error body'));
     return problems;
   }
 
   const documented = documentedResponse(op, response.status);
   if (!documented) {
-    problems.push(`status ${response.status} is not documented for ${op.operationId} (documented: ${Object.keys(op.responses).join(', ')})`);
+    problems.push(
+      `status ${response.status} is not documented for ${op.operationId} (documented: ${Object.keys(op.responses).join(', ')})`,
+    );
     return problems;
   }
   const mediaTypes = Object.keys(documented.content);
@@ -59,7 +64,9 @@ export function contractProblems(op: Operation | undefined, response: ObservedRe
   if (mediaTypes.length === 0) {
     if (response.text.length > 0) problems.push(`${op.operationId} ${documented.status} documents no body, yet one was sent`);
   } else if (!mediaType || !mediaTypes.includes(mediaType)) {
-    problems.push(`content type ${mediaType ?? '(none)'} is not documented for ${op.operationId} ${documented.status} (documented: ${mediaTypes.join(', ')})`);
+    problems.push(
+      `content type ${mediaType ?? '(none)'} is not documented for ${op.operationId} ${documented.status} (documented: ${mediaTypes.join(', ')})`,
+    );
   } else if (schemaPointer) {
     problems.push(...schemaProblems(schemaPointer, body, `the ${documented.status} body`));
   }
@@ -70,7 +77,8 @@ export function contractProblems(op: Operation | undefined, response: ObservedRe
       continue;
     }
     // A header is text like a query parameter: the document's one rule reads a number in it.
-    if (header.schemaPointer) problems.push(...schemaProblems(header.schemaPointer, coerceParameter(header.schema, value), `header ${header.name}`));
+    if (header.schemaPointer)
+      problems.push(...schemaProblems(header.schemaPointer, coerceParameter(header.schema, value), `header ${header.name}`));
   }
   return problems;
 }
@@ -80,7 +88,8 @@ function headProblems(op: Operation | undefined, response: ObservedResponse): st
   const problems: string[] = [];
   if (response.text.length > 0) problems.push('a HEAD answer carries a body');
   if (!op) {
-    if (response.status !== 404 && response.status !== 405) problems.push(`a HEAD request outside the document was answered ${response.status}, not 404 or 405`);
+    if (response.status !== 404 && response.status !== 405)
+      problems.push(`a HEAD request outside the document was answered ${response.status}, not 404 or 405`);
   } else if (!documentedResponse(op, response.status)) {
     problems.push(`status ${response.status} is not documented for ${op.operationId}, whose GET a HEAD stands for`);
   }
@@ -95,7 +104,7 @@ function fullErrorBodyProblems(body: unknown): string[] {
   if (typeof code !== 'string') problems.push('the error body has no string `code`');
   if (typeof error !== 'string') problems.push('the error body has no string `error`');
   if (details === undefined) problems.push('the error body has no `details` (null when there is nothing to add)');
-  else if (typeof details !== 'object') problems.push('the error body\'s `details` is neither an object nor null');
+  else if (typeof details !== 'object') problems.push("the error body's `details` is neither an object nor null");
   return problems;
 }
 

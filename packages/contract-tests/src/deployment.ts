@@ -62,7 +62,11 @@ export async function startDeployment(settings: Record<string, string> = {}): Pr
 
 /** The operator command of the README (`pnpm --filter @swap-gateway/server keys:issue`); it prints the key alone on stdout. */
 async function issueKey(env: NodeJS.ProcessEnv, label: string): Promise<string> {
-  const { stdout } = await promisify(execFile)('pnpm', ['--silent', 'keys:issue', '--label', label], { cwd: serverDir, env, timeout: startupTimeoutMs });
+  const { stdout } = await promisify(execFile)('pnpm', ['--silent', 'keys:issue', '--label', label], {
+    cwd: serverDir,
+    env,
+    timeout: startupTimeoutMs,
+  });
   const key = stdout.trim().split('\n').pop() ?? '';
   if (!new RegExp(`^[A-Za-z0-9_-]{${apiKeyLength}}$`).test(key)) throw new Error(`keys:issue printed no key: ${stdout.slice(0, 200)}`);
   return key;

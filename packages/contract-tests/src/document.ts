@@ -3,7 +3,15 @@
  * validator, with what only the suite needs besides (schemas inlined for json-schema-faker, the
  * example values of a body, filled path templates).
  */
-import { createSchemaValidator, loadBundle, readOperations, resolveRef, type MediaContent, type OpenApiDocument, type Operation } from '@swap-gateway/openapi';
+import {
+  createSchemaValidator,
+  loadBundle,
+  readOperations,
+  resolveRef,
+  type MediaContent,
+  type OpenApiDocument,
+  type Operation,
+} from '@swap-gateway/openapi';
 
 export const document: OpenApiDocument = loadBundle('gateway');
 export const validator = createSchemaValidator(document);
@@ -29,7 +37,8 @@ export function inlineSchema(node: unknown, depth = 0): Record<string, unknown> 
 }
 
 /** The first media type of a body (the one the suite sends and expects): its schema and examples. */
-export const firstMedia = (part: { content: Record<string, MediaContent> } | undefined): MediaContent | undefined => Object.values(part?.content ?? {})[0];
+export const firstMedia = (part: { content: Record<string, MediaContent> } | undefined): MediaContent | undefined =>
+  Object.values(part?.content ?? {})[0];
 
 /** The named example values of a body's first media type. */
 export const exampleValues = (part: { content: Record<string, MediaContent> } | undefined): Record<string, unknown> =>

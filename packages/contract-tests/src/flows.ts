@@ -21,7 +21,8 @@ export type ChainKind = 'bitcoin' | 'evm' | 'tron' | 'solana';
 /** The tag of `GatewayTxData` each kind of source chain must get. */
 export const txTypeOf = { evm: 'evm', tron: 'tron', solana: 'solana' } as const;
 
-export const routeKeyOf = (route: RouteEntry): GatewayRoute => (route.srcChain === 'bitcoin' ? 'onramp' : route.dstChain === 'bitcoin' ? 'offramp' : 'tokenSwap');
+export const routeKeyOf = (route: RouteEntry): GatewayRoute =>
+  route.srcChain === 'bitcoin' ? 'onramp' : route.dstChain === 'bitcoin' ? 'offramp' : 'tokenSwap';
 
 /** A chain's kind, read from how its tokens are encoded (the description: 0x hex on EVM, Base58 on Tron and Solana). */
 export function chainKind(chain: string, token: string): ChainKind {
@@ -103,7 +104,8 @@ export function quoteQuery(route: RouteEntry, options: QuoteOptions): Record<str
  */
 export async function getQuote(gateway: Gateway, route: RouteEntry, options: QuoteOptions): Promise<Quote> {
   const query = quoteQuery(route, options);
-  const ask = (amount: string | undefined) => gateway.send<Quote & { details?: { minimum?: string } }>({ path: '/v4/get-quote', query: { ...query, amount } });
+  const ask = (amount: string | undefined) =>
+    gateway.send<Quote & { details?: { minimum?: string } }>({ path: '/v4/get-quote', query: { ...query, amount } });
   let answer = await ask(options.amount ?? '1');
   if (answer.status === 400 && !options.amount) {
     const minimum = answer.body.details?.minimum;
@@ -129,11 +131,17 @@ export class LiquidityShortage extends Error {}
 const created: string[] = [];
 
 export async function createOrder(gateway: Gateway, quote: unknown, version: 'v4' | 'v3' = 'v4'): Promise<CreatedOrder> {
-  const answer = await gateway.send<Record<string, CreatedOrder> & { code?: string; details?: { required?: string; available?: string } }>({ method: 'POST', path: `/${version}/create-order`, body: quote });
+  const answer = await gateway.send<Record<string, CreatedOrder> & { code?: string; details?: { required?: string; available?: string } }>({
+    method: 'POST',
+    path: `/${version}/create-order`,
+    body: quote,
+  });
   const [key] = Object.keys(quote as object);
   if (answer.status === 400 && answer.body.code === 'INSUFFICIENT_SOLVER_BALANCE') {
     const { required, available } = answer.body.details ?? {};
-    throw new LiquidityShortage(`no liquidity for one more ${key} order on ${gateway.url} (create-order answered INSUFFICIENT_SOLVER_BALANCE${required ? `, required ${required}, available ${available}` : ''})`);
+    throw new LiquidityShortage(
+      `no liquidity for one more ${key} order on ${gateway.url} (create-order answered INSUFFICIENT_SOLVER_BALANCE${required ? `, required ${required}, available ${available}` : ''})`,
+    );
   }
   expect(answer.status, JSON.stringify(answer.body)).toBe(201);
   expect(Object.keys(answer.body)).toEqual([key]);

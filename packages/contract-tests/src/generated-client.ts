@@ -17,12 +17,19 @@ const notInPublicModels: Record<GatewayRoute, string[]> = {
 /** The quote as such a client sends it to create-order. */
 export function throughPublicModels(quote: Quote): Quote {
   const [route] = Object.keys(quote) as [GatewayRoute];
-  const fields = Object.entries(withoutNulls(quote[route]) as Record<string, unknown>).filter(([field]) => !notInPublicModels[route].includes(field));
+  const fields = Object.entries(withoutNulls(quote[route]) as Record<string, unknown>).filter(
+    ([field]) => !notInPublicModels[route].includes(field),
+  );
   return { [route]: Object.fromEntries(fields) };
 }
 
 function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNulls);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== null).map(([key, item]) => [key, withoutNulls(item)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, item]) => item !== null)
+        .map(([key, item]) => [key, withoutNulls(item)]),
+    );
   return value;
 }

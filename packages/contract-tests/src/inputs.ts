@@ -11,7 +11,11 @@ import type { GatewayRequest } from './gateway.js';
 /** The request the document's examples describe: every parameter's `example`, and the named (or first) body example. */
 export function exampleRequest(op: Operation, bodyExample?: string): GatewayRequest {
   const values = (location: string) =>
-    Object.fromEntries(op.parameters.filter((parameter) => parameter.in === location && parameter.example !== undefined).map((parameter) => [parameter.name, String(parameter.example)]));
+    Object.fromEntries(
+      op.parameters
+        .filter((parameter) => parameter.in === location && parameter.example !== undefined)
+        .map((parameter) => [parameter.name, String(parameter.example)]),
+    );
   const examples = exampleValues(op.requestBody);
   const body = bodyExample !== undefined ? examples[bodyExample] : Object.values(examples)[0];
   return { method: op.method, path: fillPath(op.path, values('path')), query: values('query'), ...(op.requestBody && { body }) };
@@ -19,7 +23,9 @@ export function exampleRequest(op: Operation, bodyExample?: string): GatewayRequ
 
 /** The operation's path with one parameter's segment given as it is (already encoded, or malformed on purpose) and the others their examples. */
 export function pathWith(op: Operation, name: string, segment: string): string {
-  return op.path.replace(/\{([^}]+)\}/g, (_, each: string) => (each === name ? segment : encodeURIComponent(String(op.parameters.find((other) => other.name === each)?.example ?? ''))));
+  return op.path.replace(/\{([^}]+)\}/g, (_, each: string) =>
+    each === name ? segment : encodeURIComponent(String(op.parameters.find((other) => other.name === each)?.example ?? '')),
+  );
 }
 
 /** A small deterministic PRNG (mulberry32), so that generated inputs are the same on every run. */
@@ -35,7 +41,15 @@ export function seededRandom(seed: number): () => number {
 }
 
 function fake(schema: Record<string, unknown>, random: () => number): unknown {
-  JSONSchemaFaker.option({ random, alwaysFakeOptionals: false, optionalsProbability: 0.5, useExamplesValue: false, useDefaultValue: false, maxItems: 3, maxLength: 512 });
+  JSONSchemaFaker.option({
+    random,
+    alwaysFakeOptionals: false,
+    optionalsProbability: 0.5,
+    useExamplesValue: false,
+    useDefaultValue: false,
+    maxItems: 3,
+    maxLength: 512,
+  });
   return JSONSchemaFaker.generate(schema as never);
 }
 
@@ -131,7 +145,10 @@ function sample<T>(items: T[], count: number, seed: number): T[] {
     const other = Math.floor(random() * (last + 1));
     [indexes[last], indexes[other]] = [indexes[other]!, indexes[last]!];
   }
-  return indexes.slice(0, count).sort((a, b) => a - b).map((index) => items[index]!);
+  return indexes
+    .slice(0, count)
+    .sort((a, b) => a - b)
+    .map((index) => items[index]!);
 }
 
 /**
@@ -159,13 +176,22 @@ export function edgeParameterCases(op: Operation, seed: number): EdgeCase[] {
       // The value a target reads from the text is the document's one rule (coerceParameter): `0x10` or `1e2` is no number.
       // A NUL character, or a request line beyond the 16 KiB the server and the mock read, is a request that cannot be read.
       const invalid =
-        decoded === undefined || containsNul(decoded) || value.length > requestLineLimit || !validator.validate(parameter.schemaPointer, coerceParameter(parameter.schema, decoded)).valid;
+        decoded === undefined ||
+        containsNul(decoded) ||
+        value.length > requestLineLimit ||
+        !validator.validate(parameter.schemaPointer, coerceParameter(parameter.schema, decoded)).valid;
       const what = `${parameter.name} = ${name}`;
       if (parameter.in === 'path') {
         cases.push({ what, request: { ...base, path: pathWith(op, parameter.name, raw ? value : encodeURIComponent(value)) }, invalid });
       } else {
         const { [parameter.name]: _replaced, ...query } = base.query ?? {};
-        cases.push({ what, request: raw ? { ...base, query, rawQuery: `${encodeURIComponent(parameter.name)}=${value}` } : { ...base, query: { ...query, [parameter.name]: value } }, invalid });
+        cases.push({
+          what,
+          request: raw
+            ? { ...base, query, rawQuery: `${encodeURIComponent(parameter.name)}=${value}` }
+            : { ...base, query: { ...query, [parameter.name]: value } },
+          invalid,
+        });
       }
     }
     if (parameter.in === 'query') {
@@ -173,10 +199,21 @@ export function edgeParameterCases(op: Operation, seed: number): EdgeCase[] {
       const name = encodeURIComponent(parameter.name);
       const value = encodeURIComponent(String(example ?? parameter.example ?? 'x'));
       // Repeated, the parameter may fairly be read as its first or last value: only the contract check applies.
-      cases.push({ what: `${parameter.name} repeated`, request: { ...base, query, rawQuery: `${name}=${value}&${name}=${value}1` }, invalid: undefined });
+      cases.push({
+        what: `${parameter.name} repeated`,
+        request: { ...base, query, rawQuery: `${name}=${value}&${name}=${value}1` },
+        invalid: undefined,
+      });
       // Bracketed, it is another parameter's name to a plain parser: as if absent.
-      for (const [shape, suffix] of [['as an array', '%5B%5D'], ['as an object', '%5Bkey%5D']] as const) {
-        cases.push({ what: `${parameter.name} ${shape} (${parameter.name}${decodeURIComponent(suffix)}=)`, request: { ...base, query, rawQuery: `${name}${suffix}=${value}` }, invalid: parameter.required });
+      for (const [shape, suffix] of [
+        ['as an array', '%5B%5D'],
+        ['as an object', '%5Bkey%5D'],
+      ] as const) {
+        cases.push({
+          what: `${parameter.name} ${shape} (${parameter.name}${decodeURIComponent(suffix)}=)`,
+          request: { ...base, query, rawQuery: `${name}${suffix}=${value}` },
+          invalid: parameter.required,
+        });
       }
     }
   }
@@ -227,6 +264,10 @@ export function edgeBodyCases(op: Operation, seed: number): EdgeCase[] {
   );
   return sample(all, edgeCasesPerOperation, seed).map(({ exampleName, example, at, name, value }) => {
     const body = replaceAt(example, at, value);
-    return { what: `${exampleName}: ${at.join('.')} = ${name}`, request: { ...exampleRequest(op), body }, invalid: containsNul(body) || !validator.validate(pointer, body).valid };
+    return {
+      what: `${exampleName}: ${at.join('.')} = ${name}`,
+      request: { ...exampleRequest(op), body },
+      invalid: containsNul(body) || !validator.validate(pointer, body).valid,
+    };
   });
 }

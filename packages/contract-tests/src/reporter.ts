@@ -18,13 +18,21 @@ export default class ContractReporter implements Reporter {
     if (meta.target) this.targetName = meta.target;
     const result = testCase.result();
     if (result.state !== 'skipped') return;
-    if (meta.missing?.length) this.skipped.push(`  ↓ ${testCase.fullName}\n      skipped: ${meta.target} lacks ${meta.missing.map((name) => `"${name}"`).join(', ')}`);
+    if (meta.missing?.length)
+      this.skipped.push(
+        `  ↓ ${testCase.fullName}\n      skipped: ${meta.target} lacks ${meta.missing.map((name) => `"${name}"`).join(', ')}`,
+      );
     else if (result.note) this.skipped.push(`  ↓ ${testCase.fullName}\n      skipped: ${result.note}`);
   }
 
   onTestRunEnd(): void {
     const lines: string[] = [''];
-    if (this.skipped.length) lines.push(`Skipped against ${this.targetName} (${this.skipped.length}), each for a capability the target does not offer or for the reason given:`, ...this.skipped, '');
+    if (this.skipped.length)
+      lines.push(
+        `Skipped against ${this.targetName} (${this.skipped.length}), each for a capability the target does not offer or for the reason given:`,
+        ...this.skipped,
+        '',
+      );
     lines.push(coverageTable(this.targetName, readExercised(this.options.coverageFile)), '');
     process.stdout.write(`${lines.join('\n')}\n`);
     rmSync(this.options.coverageFile, { force: true });

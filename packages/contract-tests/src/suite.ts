@@ -10,7 +10,10 @@ import { connectTarget } from './gateway.js';
 import { sandboxControls } from '@swap-gateway/test-support/sandbox';
 
 export const target = inject('gateway');
-export const gateway = connectTarget(target.url, { apiKey: target.apiKey, fullErrorBodies: target.capabilities.includes('sends full error bodies') });
+export const gateway = connectTarget(target.url, {
+  apiKey: target.apiKey,
+  fullErrorBodies: target.capabilities.includes('sends full error bodies'),
+});
 export const sandbox = sandboxControls(target.url, target.apiKey);
 
 /** What the reporter reads from each test (vitest carries task meta to the reporter process). */
@@ -29,7 +32,12 @@ export function has(capability: Capability): boolean {
  * long-lived staging, shared with others), the test is skipped with the gateway's answer as the
  * reason rather than failed: that is the gateway's state, not a break of the contract.
  */
-export function contractTest(name: string, requires: Capability[], body: (context: TestContext) => Promise<void>, timeoutMs?: number): void {
+export function contractTest(
+  name: string,
+  requires: Capability[],
+  body: (context: TestContext) => Promise<void>,
+  timeoutMs?: number,
+): void {
   const missing = requires.filter((capability) => !has(capability));
   const meta: ContractMeta = { target: target.name, requires, missing };
   it(name, { skip: missing.length > 0, meta: meta as never, ...(timeoutMs && { timeout: timeoutMs }) }, async (context) => {

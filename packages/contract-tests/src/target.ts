@@ -33,7 +33,16 @@ function capabilitiesOf(name: TargetName, env: Env): Capability[] {
     case 'mock':
       return ['writes', 'serves examples on request', 'sends full error bodies'];
     case 'server':
-      return ['writes', 'keeps state', 'applies business rules', 'can advance the simulated chain', 'can settle its own orders', 'can be driven to its rate limit', 'can inject faults', 'sends full error bodies'];
+      return [
+        'writes',
+        'keeps state',
+        'applies business rules',
+        'can advance the simulated chain',
+        'can settle its own orders',
+        'can be driven to its rate limit',
+        'can inject faults',
+        'sends full error bodies',
+      ];
     case 'staging':
       return ['keeps state', 'applies business rules', ...(writes ? (['writes'] as const) : [])];
     case 'custom':
@@ -72,7 +81,10 @@ export async function startTarget(env: Env = process.env): Promise<StartedTarget
     }
     case 'staging': {
       const url = env.GATEWAY_STAGING_URL;
-      if (!url) throw new Error('the staging target is opt-in: set GATEWAY_STAGING_URL to the staging base address (and GATEWAY_ALLOW_WRITES=1 to let the suite create orders there)');
+      if (!url)
+        throw new Error(
+          'the staging target is opt-in: set GATEWAY_STAGING_URL to the staging base address (and GATEWAY_ALLOW_WRITES=1 to let the suite create orders there)',
+        );
       return described(url, async () => undefined);
     }
     default:

@@ -24,7 +24,11 @@ describe('the contract check', () => {
     ['an undocumented status', json(400, error), /status 400 is not documented/],
     ['an unrequested 5xx', json(500, { code: 'INTERNAL_ERROR', error: 'boom' }), /answered 500/],
     ['a body that breaks the schema', json(200, { ...(example as object), status: { inProgress: {}, success: {} } }), /does not validate/],
-    ['an undocumented content type', { ...json(200, example), headers: new Headers({ 'content-type': 'text/html' }) }, /content type text\/html is not documented/],
+    [
+      'an undocumented content type',
+      { ...json(200, example), headers: new Headers({ 'content-type': 'text/html' }) },
+      /content type text\/html is not documented/,
+    ],
     ['a missing required header', json(429, error), /required header Retry-After is missing/],
     ['a required header of the wrong type', json(429, error, { 'retry-after': 'soon' }), /header Retry-After/],
     ['JSON that is not JSON', { ...json(200, example), text: '{"id":' }, /not JSON/],
@@ -41,10 +45,12 @@ describe('the contract check', () => {
     for (const body of [withoutDetails, withoutError]) expect(contractProblems(getOrder, json(404, body))).toEqual([]);
     expect(contractProblems(getOrder, json(404, withoutDetails), { fullErrorBodies: true }).join('\n')).toMatch(/no `details`/);
     expect(contractProblems(getOrder, json(404, withoutError), { fullErrorBodies: true }).join('\n')).toMatch(/no string `error`/);
-    expect(contractProblems(undefined, json(404, { code: 'INVALID_REQUEST' }), { fullErrorBodies: true }).join('\n')).toMatch(/no string `error`[\s\S]*no `details`/);
+    expect(contractProblems(undefined, json(404, { code: 'INVALID_REQUEST' }), { fullErrorBodies: true }).join('\n')).toMatch(
+      /no string `error`[\s\S]*no `details`/,
+    );
   });
 
-  it('holds a HEAD answer to its GET\'s statuses and to an empty body', () => {
+  it("holds a HEAD answer to its GET's statuses and to an empty body", () => {
     const head = (status: number, text: string) => ({ status, headers: new Headers({ 'content-type': 'application/json' }), text });
     expect(contractProblems(getOrder, head(200, ''), { head: true })).toEqual([]);
     expect(contractProblems(getOrder, head(200, JSON.stringify(example)), { head: true }).join('\n')).toMatch(/HEAD answer carries a body/);

@@ -13,17 +13,21 @@ describe('every documented response example is served and conforms', () => {
     for (const response of Object.values(op.responses)) {
       const examples = exampleValues(response);
       const names = Object.keys(examples);
-      contractTest(`${op.operationId} ${response.status}: ${names.join(', ') || '(no named example)'}`, ['serves examples on request'], async () => {
-        for (const name of names.length ? names : [undefined]) {
-          const answer = await gateway.send({
-            ...exampleRequest(op),
-            headers: { prefer: name ? `code=${response.status}, example=${name}` : `code=${response.status}` },
-            serverErrorRequested: response.status.startsWith('5'),
-          });
-          expect(answer.status).toBe(Number(response.status));
-          if (name) expect(answer.body, `example ${name}`).toEqual(examples[name]);
-        }
-      });
+      contractTest(
+        `${op.operationId} ${response.status}: ${names.join(', ') || '(no named example)'}`,
+        ['serves examples on request'],
+        async () => {
+          for (const name of names.length ? names : [undefined]) {
+            const answer = await gateway.send({
+              ...exampleRequest(op),
+              headers: { prefer: name ? `code=${response.status}, example=${name}` : `code=${response.status}` },
+              serverErrorRequested: response.status.startsWith('5'),
+            });
+            expect(answer.status).toBe(Number(response.status));
+            if (name) expect(answer.body, `example ${name}`).toEqual(examples[name]);
+          }
+        },
+      );
     }
   }
 });

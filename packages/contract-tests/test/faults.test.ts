@@ -10,7 +10,10 @@ import { contractTest, gateway, sandbox } from '../src/suite.js';
 contractTest('every operation answers an internal fault with 500 INTERNAL_ERROR and leaks nothing', ['can inject faults'], async () => {
   for (const op of operations) {
     await sandbox.injectFaults(1);
-    const answer = await gateway.send<{ code: string; error: string; details?: unknown }>({ ...exampleRequest(op), serverErrorRequested: true });
+    const answer = await gateway.send<{ code: string; error: string; details?: unknown }>({
+      ...exampleRequest(op),
+      serverErrorRequested: true,
+    });
     expect(answer.status, op.operationId).toBe(500);
     expect(answer.body.code).toBe('INTERNAL_ERROR');
     // The injected fault names a host and port; none of it, nor a stack frame, may reach the client.

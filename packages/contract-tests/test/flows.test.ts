@@ -49,27 +49,38 @@ async function settle(id: string): Promise<OrderInfo> {
 }
 
 describe('onramp: quote → create-order → register-tx → terminal state', () => {
-  contractTest('pays the order with a signed transaction and settles it; the order is found by id and by source txid, alike in V3 and V4', ['writes', 'keeps state', 'applies business rules', 'can advance the simulated chain'], async () => {
-    const route = findRoute(routes, 'onramp');
-    const quote = await getQuote(gateway, route, { wallet, sender: wallet.address });
-    const order = await createOrder(gateway, quote);
-    expect(order.address).toEqual(expect.any(String));
-    expect(order.psbt_hex, 'a quote with a sender gets a PSBT').toEqual(expect.stringMatching(/^70736274ff/));
+  contractTest(
+    'pays the order with a signed transaction and settles it; the order is found by id and by source txid, alike in V3 and V4',
+    ['writes', 'keeps state', 'applies business rules', 'can advance the simulated chain'],
+    async () => {
+      const route = findRoute(routes, 'onramp');
+      const quote = await getQuote(gateway, route, { wallet, sender: wallet.address });
+      const order = await createOrder(gateway, quote);
+      expect(order.address).toEqual(expect.any(String));
+      expect(order.psbt_hex, 'a quote with a sender gets a PSBT').toEqual(expect.stringMatching(/^70736274ff/));
 
-    const payment = wallet.signPsbt(order.psbt_hex!);
-    const registered = await gateway.send<unknown>({ method: 'PATCH', path: '/v4/register-tx', body: { onramp: { order_id: order.order_id, bitcoin_tx_hex: payment.hex } } });
-    expect(registered.status).toBe(200);
-    expect(typeof registered.body === 'string' ? registered.body : (registered.body as { onramp: { txid: string } }).onramp.txid).toBe(payment.txid);
+      const payment = wallet.signPsbt(order.psbt_hex!);
+      const registered = await gateway.send<unknown>({
+        method: 'PATCH',
+        path: '/v4/register-tx',
+        body: { onramp: { order_id: order.order_id, bitcoin_tx_hex: payment.hex } },
+      });
+      expect(registered.status).toBe(200);
+      expect(typeof registered.body === 'string' ? registered.body : (registered.body as { onramp: { txid: string } }).onramp.txid).toBe(
+        payment.txid,
+      );
 
-    const byTxid = await getOrder(gateway, payment.txid);
-    expect(byTxid.id).toBe(order.order_id);
-    expect(await getOrder(gateway, order.order_id, 'v3')).toEqual(await getOrder(gateway, order.order_id, 'v4'));
+      const byTxid = await getOrder(gateway, payment.txid);
+      expect(byTxid.id).toBe(order.order_id);
+      expect(await getOrder(gateway, order.order_id, 'v3')).toEqual(await getOrder(gateway, order.order_id, 'v4'));
 
-    const settled = await settle(order.order_id);
-    expect(statusOf(settled)).toBe('success');
-    const { received_tokens: received } = settled.status.success as { received_tokens: Array<{ chain: string }> };
-    expect(received[0]?.chain).toBe(route.dstChain);
-  }, 60_000);
+      const settled = await settle(order.order_id);
+      expect(statusOf(settled)).toBe('success');
+      const { received_tokens: received } = settled.status.success as { received_tokens: Array<{ chain: string }> };
+      expect(received[0]?.chain).toBe(route.dstChain);
+    },
+    60_000,
+  );
 });
 
 describe('offramp and tokenSwap: create-order returns the transaction of the source chain', () => {
@@ -87,53 +98,73 @@ describe('offramp and tokenSwap: create-order returns the transaction of the sou
     expect(kinds.size, 'routes from more than one kind of chain').toBeGreaterThan(1);
   });
 
-  contractTest('an offramp is found by its source EVM hash once indexed, and settles with a pending Bitcoin payout on the way', ['writes', 'keeps state', 'applies business rules', 'can advance the simulated chain'], async () => {
-    const order = await createOrder(gateway, await getQuote(gateway, findRoute(routes, 'offramp', 'evm'), { wallet, recipient: wallet.address }));
-    const sourceHash = randomEvmHash();
-    await sandbox.sourceSent(order.order_id, sourceHash);
-    const found = await getOrder(gateway, sourceHash);
-    expect(found.id).toBe(order.order_id);
-    expect(found.srcInfo.txHash.toLowerCase()).toBe(sourceHash);
-    expect(await getOrder(gateway, sourceHash, 'v3')).toEqual(found);
+  contractTest(
+    'an offramp is found by its source EVM hash once indexed, and settles with a pending Bitcoin payout on the way',
+    ['writes', 'keeps state', 'applies business rules', 'can advance the simulated chain'],
+    async () => {
+      const order = await createOrder(
+        gateway,
+        await getQuote(gateway, findRoute(routes, 'offramp', 'evm'), { wallet, recipient: wallet.address }),
+      );
+      const sourceHash = randomEvmHash();
+      await sandbox.sourceSent(order.order_id, sourceHash);
+      const found = await getOrder(gateway, sourceHash);
+      expect(found.id).toBe(order.order_id);
+      expect(found.srcInfo.txHash.toLowerCase()).toBe(sourceHash);
+      expect(await getOrder(gateway, sourceHash, 'v3')).toEqual(found);
 
-    await sandbox.advance(60);
-    const paying = await getOrder(gateway, order.order_id);
-    if (statusOf(paying) === 'inProgress') {
-      const { pending_btc_payment: pending } = paying.status.inProgress as { pending_btc_payment: { txid: string } | null };
-      expect(pending?.txid).toMatch(/^[0-9a-f]{64}$/);
-    }
-    expect(statusOf(await settle(order.order_id))).toBe('success');
-  }, 60_000);
+      await sandbox.advance(60);
+      const paying = await getOrder(gateway, order.order_id);
+      if (statusOf(paying) === 'inProgress') {
+        const { pending_btc_payment: pending } = paying.status.inProgress as { pending_btc_payment: { txid: string } | null };
+        expect(pending?.txid).toMatch(/^[0-9a-f]{64}$/);
+      }
+      expect(statusOf(await settle(order.order_id))).toBe('success');
+    },
+    60_000,
+  );
 
-  contractTest('a forced failure and a forced refund are reported as terminal states', ['writes', 'keeps state', 'can settle its own orders'], async () => {
-    for (const outcome of ['failed', 'refunded'] as const) {
-      const order = await createOrder(gateway, await getQuote(gateway, findRoute(routes, 'tokenSwap'), { wallet }));
-      await sandbox.forceOutcome(order.order_id, outcome);
-      const info = await getOrder(gateway, order.order_id);
-      expect(statusOf(info)).toBe(outcome);
-      if (outcome === 'refunded') expect((info.status.refunded as { refunded_tokens: unknown[] }).refunded_tokens.length).toBeGreaterThan(0);
-    }
-  });
+  contractTest(
+    'a forced failure and a forced refund are reported as terminal states',
+    ['writes', 'keeps state', 'can settle its own orders'],
+    async () => {
+      for (const outcome of ['failed', 'refunded'] as const) {
+        const order = await createOrder(gateway, await getQuote(gateway, findRoute(routes, 'tokenSwap'), { wallet }));
+        await sandbox.forceOutcome(order.order_id, outcome);
+        const info = await getOrder(gateway, order.order_id);
+        expect(statusOf(info)).toBe(outcome);
+        if (outcome === 'refunded')
+          expect((info.status.refunded as { refunded_tokens: unknown[] }).refunded_tokens.length).toBeGreaterThan(0);
+      }
+    },
+  );
 });
 
 describe('slippage', () => {
-  contractTest('is the route default when omitted, and the given value when explicit, on every route', ['applies business rules'], async () => {
-    for (const key of ['onramp', 'offramp', 'tokenSwap'] as const) {
-      const route = findRoute(routes, key);
-      const defaulted = (await getQuote(gateway, route, { wallet }))[key]!.slippage;
-      expect(String(defaulted)).toMatch(/^[0-9]+$/);
-      const explicit = String(defaulted) === '150' ? '200' : '150';
-      const honoured = (await getQuote(gateway, route, { wallet, slippage: explicit }))[key]!.slippage;
-      expect(String(honoured), key).toBe(explicit);
-    }
-  });
+  contractTest(
+    'is the route default when omitted, and the given value when explicit, on every route',
+    ['applies business rules'],
+    async () => {
+      for (const key of ['onramp', 'offramp', 'tokenSwap'] as const) {
+        const route = findRoute(routes, key);
+        const defaulted = (await getQuote(gateway, route, { wallet }))[key]!.slippage;
+        expect(String(defaulted)).toMatch(/^[0-9]+$/);
+        const explicit = String(defaulted) === '150' ? '200' : '150';
+        const honoured = (await getQuote(gateway, route, { wallet, slippage: explicit }))[key]!.slippage;
+        expect(String(honoured), key).toBe(explicit);
+      }
+    },
+  );
 });
 
 describe('affiliates', () => {
   const two = `${randomEvmAddress()}:25,${randomEvmAddress()}:30`;
 
   contractTest('two affiliates on a tokenSwap are refused with TOO_MANY_AFFILIATES', ['applies business rules'], async () => {
-    const answer = await gateway.send<{ code: string }>({ path: '/v4/get-quote', query: quoteQuery(findRoute(routes, 'tokenSwap', 'evm'), { wallet, affiliates: two }) });
+    const answer = await gateway.send<{ code: string }>({
+      path: '/v4/get-quote',
+      query: quoteQuery(findRoute(routes, 'tokenSwap', 'evm'), { wallet, affiliates: two }),
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.code).toBe('TOO_MANY_AFFILIATES');
   });
@@ -142,40 +173,56 @@ describe('affiliates', () => {
     for (const key of ['onramp', 'offramp'] as const) {
       const quote = await getQuote(gateway, findRoute(routes, key, key === 'offramp' ? 'evm' : undefined), { wallet, affiliates: two });
       const affiliates = quote[key]!.affiliates as Array<{ address: string }>;
-      expect(affiliates.map(({ address }) => address.toLowerCase()), key).toEqual(two.split(',').map((pair) => pair.split(':')[0]!.toLowerCase()));
+      expect(
+        affiliates.map(({ address }) => address.toLowerCase()),
+        key,
+      ).toEqual(two.split(',').map((pair) => pair.split(':')[0]!.toLowerCase()));
     }
   });
 });
 
 describe('refund address', () => {
-  contractTest('a quote requested without one is refused by create-order with MISSING_REFUND_ADDRESS', ['writes', 'applies business rules'], async () => {
-    for (const key of ['onramp', 'offramp', 'tokenSwap'] as const) {
-      const quote = await getQuote(gateway, findRoute(routes, key), { wallet, withoutRefundAddress: true });
-      const answer = await gateway.send<{ code: string }>({ method: 'POST', path: '/v4/create-order', body: quote });
-      expect(answer.status, key).toBe(400);
-      expect(answer.body.code, key).toBe('MISSING_REFUND_ADDRESS');
-    }
-  });
+  contractTest(
+    'a quote requested without one is refused by create-order with MISSING_REFUND_ADDRESS',
+    ['writes', 'applies business rules'],
+    async () => {
+      for (const key of ['onramp', 'offramp', 'tokenSwap'] as const) {
+        const quote = await getQuote(gateway, findRoute(routes, key), { wallet, withoutRefundAddress: true });
+        const answer = await gateway.send<{ code: string }>({ method: 'POST', path: '/v4/create-order', body: quote });
+        expect(answer.status, key).toBe(400);
+        expect(answer.body.code, key).toBe('MISSING_REFUND_ADDRESS');
+      }
+    },
+  );
 });
 
 describe('register-tx', () => {
-  contractTest('refuses a PSBT and a bare txid, then accepts the signed transaction', ['writes', 'keeps state', 'applies business rules'], async () => {
-    const order = await createOrder(gateway, await getQuote(gateway, findRoute(routes, 'onramp'), { wallet, sender: wallet.address }));
-    const payment = wallet.signPsbt(order.psbt_hex!);
-    const register = (onramp: Record<string, string>) => gateway.send<{ error: string }>({ method: 'PATCH', path: '/v4/register-tx', body: { onramp: { order_id: order.order_id, ...onramp } } });
+  contractTest(
+    'refuses a PSBT and a bare txid, then accepts the signed transaction',
+    ['writes', 'keeps state', 'applies business rules'],
+    async () => {
+      const order = await createOrder(gateway, await getQuote(gateway, findRoute(routes, 'onramp'), { wallet, sender: wallet.address }));
+      const payment = wallet.signPsbt(order.psbt_hex!);
+      const register = (onramp: Record<string, string>) =>
+        gateway.send<{ error: string }>({
+          method: 'PATCH',
+          path: '/v4/register-tx',
+          body: { onramp: { order_id: order.order_id, ...onramp } },
+        });
 
-    for (const [what, onramp] of [
-      ['the PSBT', { bitcoin_tx_hex: order.psbt_hex! }],
-      ['a bare txid as bitcoin_tx_hex', { bitcoin_tx_hex: payment.txid }],
-      ['a bare bitcoin_txid', { bitcoin_txid: payment.txid }],
-    ] as const) {
-      const refused = await register(onramp);
-      expect(refused.status, what).toBe(400);
-      expect(refused.body.error, what).toEqual(expect.any(String));
-    }
-    expect(statusOf(await getOrder(gateway, order.order_id))).toBe('inProgress');
-    expect((await register({ bitcoin_tx_hex: payment.hex })).status).toBe(200);
-  });
+      for (const [what, onramp] of [
+        ['the PSBT', { bitcoin_tx_hex: order.psbt_hex! }],
+        ['a bare txid as bitcoin_tx_hex', { bitcoin_tx_hex: payment.txid }],
+        ['a bare bitcoin_txid', { bitcoin_txid: payment.txid }],
+      ] as const) {
+        const refused = await register(onramp);
+        expect(refused.status, what).toBe(400);
+        expect(refused.body.error, what).toEqual(expect.any(String));
+      }
+      expect(statusOf(await getOrder(gateway, order.order_id))).toBe('inProgress');
+      expect((await register({ bitcoin_tx_hex: payment.hex })).status).toBe(200);
+    },
+  );
 });
 
 describe('get-orders', () => {
@@ -188,7 +235,8 @@ describe('get-orders', () => {
     if (!has('writes') || !has('keeps state')) return;
     const route = findRoute(routes, 'onramp');
     try {
-      for (let index = 0; index < 3; index++) created.push((await createOrder(gateway, await getQuote(gateway, route, { wallet, recipient }))).order_id);
+      for (let index = 0; index < 3; index++)
+        created.push((await createOrder(gateway, await getQuote(gateway, route, { wallet, recipient }))).order_id);
     } catch (error) {
       if (!(error instanceof LiquidityShortage)) throw error;
       shortage = error;
@@ -202,7 +250,10 @@ describe('get-orders', () => {
         const seen: string[] = [];
         let cursor: string | undefined;
         for (let page = 0; page < 10; page++) {
-          const answer = await gateway.send<{ orders: Array<{ id: string }>; nextCursor?: string | null }>({ path: `/${version}/get-orders/${recipient}`, query: { limit, cursor } });
+          const answer = await gateway.send<{ orders: Array<{ id: string }>; nextCursor?: string | null }>({
+            path: `/${version}/get-orders/${recipient}`,
+            query: { limit, cursor },
+          });
           expect(answer.status).toBe(200);
           expect(answer.body.orders.length).toBeLessThanOrEqual(limit);
           seen.push(...answer.body.orders.map(({ id }) => id));
@@ -215,11 +266,18 @@ describe('get-orders', () => {
       }
     });
 
-    contractTest(`${version}: a cursor it did not issue is refused with INVALID_CURSOR`, ['keeps state', 'applies business rules'], async () => {
-      const answer = await gateway.send<{ code: string }>({ path: `/${version}/get-orders/${randomEvmAddress()}`, query: { cursor: 'not-a-cursor-of-this-service' } });
-      expect(answer.status).toBe(400);
-      expect(answer.body.code).toBe('INVALID_CURSOR');
-    });
+    contractTest(
+      `${version}: a cursor it did not issue is refused with INVALID_CURSOR`,
+      ['keeps state', 'applies business rules'],
+      async () => {
+        const answer = await gateway.send<{ code: string }>({
+          path: `/${version}/get-orders/${randomEvmAddress()}`,
+          query: { cursor: 'not-a-cursor-of-this-service' },
+        });
+        expect(answer.status).toBe(400);
+        expect(answer.body.code).toBe('INVALID_CURSOR');
+      },
+    );
   }
 });
 
@@ -233,7 +291,11 @@ describe('V3 create-order', () => {
     // The description's code for it; a target that only knows the schemas says INVALID_REQUEST.
     expect(refused.body.code).toBe(has('applies business rules') ? 'MISSING_OWNER_ADDRESS' : 'INVALID_REQUEST');
 
-    const order = await createOrder(gateway, { offramp: { ...withoutOwner, ownerAddress: withoutOwner.refundAddress ?? randomEvmAddress() } }, 'v3');
+    const order = await createOrder(
+      gateway,
+      { offramp: { ...withoutOwner, ownerAddress: withoutOwner.refundAddress ?? randomEvmAddress() } },
+      'v3',
+    );
     expect(order.tx?.type).toBe('evm');
   });
 });

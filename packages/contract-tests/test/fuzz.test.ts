@@ -46,8 +46,10 @@ async function failuresOf(cases: EdgeCase[]): Promise<string[]> {
       // A connection of its own: a target that drops the connection after refusing one case
       // (Node answers an oversized request line with 431 and closes) must not fail the next.
       const answer = await gateway.send({ ...request, headers: { ...request.headers, connection: 'close' } });
-      if (invalid && (answer.status < 400 || answer.status >= 500)) failures.push(`${what}: outside the document, yet answered ${answer.status}`);
-      if (invalid === false && !has('applies business rules') && answer.status >= 300) failures.push(`${what}: valid by the schemas, yet answered ${answer.status}`);
+      if (invalid && (answer.status < 400 || answer.status >= 500))
+        failures.push(`${what}: outside the document, yet answered ${answer.status}`);
+      if (invalid === false && !has('applies business rules') && answer.status >= 300)
+        failures.push(`${what}: valid by the schemas, yet answered ${answer.status}`);
     } catch (error) {
       const message = error instanceof ContractViolation ? error.message : `no answer: ${(error as Error).message}`;
       failures.push(`${what}: ${message.slice(0, 600)}`);
@@ -60,15 +62,23 @@ describe('edge inputs get a documented answer, and a 4xx when outside the docume
   operations.forEach((op, index) => {
     const parameterCases = edgeParameterCases(op, 3000 + index);
     if (parameterCases.length) {
-      contractTest(`${op.operationId}: ${parameterCases.length} parameters at the edge (NUL, controls, bad percent-encoding, 20,000 digits, unicode, arrays)`, writing(op), async () => {
-        expect(await failuresOf(parameterCases)).toEqual([]);
-      });
+      contractTest(
+        `${op.operationId}: ${parameterCases.length} parameters at the edge (NUL, controls, bad percent-encoding, 20,000 digits, unicode, arrays)`,
+        writing(op),
+        async () => {
+          expect(await failuresOf(parameterCases)).toEqual([]);
+        },
+      );
     }
     const bodyCases = edgeBodyCases(op, 2000 + index);
     if (bodyCases.length) {
-      contractTest(`${op.operationId}: ${bodyCases.length} body values at the edge (NUL, lone surrogates, long strings, 1e308, wrong types)`, writing(op), async () => {
-        expect(await failuresOf(bodyCases)).toEqual([]);
-      });
+      contractTest(
+        `${op.operationId}: ${bodyCases.length} body values at the edge (NUL, lone surrogates, long strings, 1e308, wrong types)`,
+        writing(op),
+        async () => {
+          expect(await failuresOf(bodyCases)).toEqual([]);
+        },
+      );
     }
   });
 });
@@ -81,20 +91,38 @@ interface InvalidCase {
   byRule?: boolean;
 }
 
-const withQuery = (query: Record<string, string | undefined>) => (request: GatewayRequest) => ({ ...request, query: { ...request.query, ...query } });
+const withQuery = (query: Record<string, string | undefined>) => (request: GatewayRequest) => ({
+  ...request,
+  query: { ...request.query, ...query },
+});
 const withBody = (body: unknown) => (request: GatewayRequest) => ({ ...request, body });
-const withRawBody = (rawBody: string, contentType?: string) => (request: GatewayRequest) => ({ ...request, body: undefined, rawBody, contentType });
+const withRawBody = (rawBody: string, contentType?: string) => (request: GatewayRequest) => ({
+  ...request,
+  body: undefined,
+  rawBody,
+  contentType,
+});
 const withPath = (path: string) => (request: GatewayRequest) => ({ ...request, path });
 
-const quoteRequired = operation('getQuoteV4').parameters.filter((parameter) => parameter.required).map(({ name }) => name);
+const quoteRequired = operation('getQuoteV4')
+  .parameters.filter((parameter) => parameter.required)
+  .map(({ name }) => name);
 const onrampQuote = exampleValues(operation('createOrderV4').requestBody).onramp as { onramp: Record<string, unknown> };
 
 const invalidCases: InvalidCase[] = [
-  ...quoteRequired.map((name) => ({ operationId: 'getQuoteV4', what: `missing required ${name}`, change: withQuery({ [name]: undefined }) })),
+  ...quoteRequired.map((name) => ({
+    operationId: 'getQuoteV4',
+    what: `missing required ${name}`,
+    change: withQuery({ [name]: undefined }),
+  })),
   { operationId: 'getQuoteV4', what: 'amount that is not a number', change: withQuery({ amount: 'ten' }) },
   { operationId: 'getQuoteV4', what: 'negative amount', change: withQuery({ amount: '-5' }) },
   { operationId: 'getQuoteV4', what: 'slippage as a percentage', change: withQuery({ slippage: '3%' }) },
-  { operationId: 'getQuoteV4', what: 'affiliate without bps', change: withQuery({ affiliates: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045' }) },
+  {
+    operationId: 'getQuoteV4',
+    what: 'affiliate without bps',
+    change: withQuery({ affiliates: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045' }),
+  },
   { operationId: 'getQuoteV4', what: 'malformed recipient address', change: withQuery({ recipient: 'not-an-address' }), byRule: true },
   { operationId: 'getQuoteV4', what: 'malformed refund address', change: withQuery({ refundAddress: 'bc1-not-an-address' }), byRule: true },
   ...['getOrdersV4', 'getOrdersV3'].flatMap((operationId) => [
@@ -102,7 +130,12 @@ const invalidCases: InvalidCase[] = [
     { operationId, what: 'limit that is not an integer', change: withQuery({ limit: 'ten' }) },
     { operationId, what: 'fractional limit', change: withQuery({ limit: '2.5' }) },
   ]),
-  { operationId: 'getMaxSpendableV4', what: 'malformed Bitcoin address', change: withPath('/v4/get-max-spendable/not-a-bitcoin-address'), byRule: true },
+  {
+    operationId: 'getMaxSpendableV4',
+    what: 'malformed Bitcoin address',
+    change: withPath('/v4/get-max-spendable/not-a-bitcoin-address'),
+    byRule: true,
+  },
   ...['createOrderV4', 'createOrderV3'].flatMap((operationId) => [
     { operationId, what: 'empty object', change: withBody({}) },
     { operationId, what: 'body that is not JSON', change: withRawBody('{"onramp":') },
@@ -111,14 +144,32 @@ const invalidCases: InvalidCase[] = [
     { operationId, what: 'body sent as application/xml', change: withRawBody('<onramp/>', 'application/xml') },
     { operationId, what: 'quote with two route keys', change: withBody({ ...onrampQuote, tokenSwap: onrampQuote.onramp }) },
     { operationId, what: 'empty onramp quote', change: withBody({ onramp: {} }) },
-    { operationId, what: 'amount that is not digits', change: withBody({ onramp: { ...onrampQuote.onramp, inputAmount: { ...(onrampQuote.onramp.inputAmount as object), amount: '1e6' } } }) },
+    {
+      operationId,
+      what: 'amount that is not digits',
+      change: withBody({
+        onramp: { ...onrampQuote.onramp, inputAmount: { ...(onrampQuote.onramp.inputAmount as object), amount: '1e6' } },
+      }),
+    },
     { operationId, what: 'array body', change: withBody([onrampQuote]) },
   ]),
   { operationId: 'registerTxV4', what: 'empty object', change: withBody({}) },
-  { operationId: 'registerTxV4', what: 'bare bitcoin_txid', change: withBody({ onramp: { order_id: 'o-1', bitcoin_txid: 'a'.repeat(64) } }) },
-  { operationId: 'registerTxV4', what: 'retired src_tx_hash and src_chain body', change: withBody({ onramp: { order_id: 'o-1', src_tx_hash: '0xab', src_chain: 'bitcoin' } }) },
+  {
+    operationId: 'registerTxV4',
+    what: 'bare bitcoin_txid',
+    change: withBody({ onramp: { order_id: 'o-1', bitcoin_txid: 'a'.repeat(64) } }),
+  },
+  {
+    operationId: 'registerTxV4',
+    what: 'retired src_tx_hash and src_chain body',
+    change: withBody({ onramp: { order_id: 'o-1', src_tx_hash: '0xab', src_chain: 'bitcoin' } }),
+  },
   { operationId: 'registerTxV4', what: 'offramp body', change: withBody({ offramp: { order_id: 'o-1', bitcoin_tx_hex: '00' } }) },
-  { operationId: 'registerTxV4', what: 'transaction that is not hex', change: withBody({ onramp: { order_id: 'o-1', bitcoin_tx_hex: 'zz' } }) },
+  {
+    operationId: 'registerTxV4',
+    what: 'transaction that is not hex',
+    change: withBody({ onramp: { order_id: 'o-1', bitcoin_tx_hex: 'zz' } }),
+  },
   { operationId: 'registerTxV4', what: 'odd-length hex', change: withBody({ onramp: { order_id: 'o-1', bitcoin_tx_hex: 'abc' } }) },
 ];
 
@@ -138,13 +189,17 @@ describe('invalid inputs are refused with 400 and the error body', () => {
 
 describe(`an API key that is not ${apiKeyLength} characters is refused`, () => {
   for (const op of operations) {
-    contractTest(`${op.operationId} refuses keys of ${apiKeyLength - 1} and ${apiKeyLength + 1} characters with 401`, writing(op), async () => {
-      for (const apiKey of ['k'.repeat(apiKeyLength - 1), 'k'.repeat(apiKeyLength + 1)]) {
-        const answer = await gateway.send<{ code: string }>({ ...exampleRequest(op), apiKey });
-        expect(answer.status).toBe(401);
-        expect(answer.body.code).toBe('INVALID_REQUEST');
-      }
-    });
+    contractTest(
+      `${op.operationId} refuses keys of ${apiKeyLength - 1} and ${apiKeyLength + 1} characters with 401`,
+      writing(op),
+      async () => {
+        for (const apiKey of ['k'.repeat(apiKeyLength - 1), 'k'.repeat(apiKeyLength + 1)]) {
+          const answer = await gateway.send<{ code: string }>({ ...exampleRequest(op), apiKey });
+          expect(answer.status).toBe(401);
+          expect(answer.body.code).toBe('INVALID_REQUEST');
+        }
+      },
+    );
   }
 });
 

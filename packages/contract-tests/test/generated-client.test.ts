@@ -18,7 +18,9 @@ beforeAll(async () => {
 });
 
 /** One route of each kind and source chain kind: onramp, offramps and token swaps from EVM, Tron, Solana. */
-const sampleRoutes = () => [...new Map(routes.map((route) => [`${routeKeyOf(route)}:${chainKind(route.srcChain, route.srcToken)}`, route])).values()];
+const sampleRoutes = () => [
+  ...new Map(routes.map((route) => [`${routeKeyOf(route)}:${chainKind(route.srcChain, route.srcToken)}`, route])).values(),
+];
 
 describe('a client generated from the public V4 document', () => {
   contractTest('creates an order on every route with the quote passed through its models', ['writes', 'keeps state'], async () => {
@@ -31,15 +33,21 @@ describe('a client generated from the public V4 document', () => {
     }
   });
 
-  contractTest('still has a quote refused when a value was changed on the way', ['writes', 'keeps state', 'applies business rules'], async () => {
-    for (const route of sampleRoutes()) {
-      const sent = throughPublicModels(await getQuote(gateway, route, { wallet })) as Required<Quote>;
-      const key = routeKeyOf(route);
-      const quote = sent[key] as { outputAmount: { amount: string } };
-      const changed = { [key]: { ...quote, outputAmount: { ...quote.outputAmount, amount: String(BigInt(quote.outputAmount.amount) + 1n) } } };
-      const answer = await gateway.send<{ code: string }>({ method: 'POST', path: '/v4/create-order', body: changed });
-      expect(answer.status, `${route.srcChain} → ${route.dstChain}: ${JSON.stringify(answer.body)}`).toBe(400);
-      expect(answer.body.code).toBe('INVALID_ORDER_ARGS');
-    }
-  });
+  contractTest(
+    'still has a quote refused when a value was changed on the way',
+    ['writes', 'keeps state', 'applies business rules'],
+    async () => {
+      for (const route of sampleRoutes()) {
+        const sent = throughPublicModels(await getQuote(gateway, route, { wallet })) as Required<Quote>;
+        const key = routeKeyOf(route);
+        const quote = sent[key] as { outputAmount: { amount: string } };
+        const changed = {
+          [key]: { ...quote, outputAmount: { ...quote.outputAmount, amount: String(BigInt(quote.outputAmount.amount) + 1n) } },
+        };
+        const answer = await gateway.send<{ code: string }>({ method: 'POST', path: '/v4/create-order', body: changed });
+        expect(answer.status, `${route.srcChain} → ${route.dstChain}: ${JSON.stringify(answer.body)}`).toBe(400);
+        expect(answer.body.code).toBe('INVALID_ORDER_ARGS');
+      }
+    },
+  );
 });

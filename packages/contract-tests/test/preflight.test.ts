@@ -14,7 +14,8 @@ let websiteUrl: string;
 
 beforeAll(async () => {
   website = createServer((request, response) => {
-    if (request.headers.authorization === 'Bearer refused') response.writeHead(401, { 'content-type': 'application/json' }).end('{"code":"INVALID_REQUEST"}');
+    if (request.headers.authorization === 'Bearer refused')
+      response.writeHead(401, { 'content-type': 'application/json' }).end('{"code":"INVALID_REQUEST"}');
     else response.writeHead(404, { 'content-type': 'text/html' }).end('<!DOCTYPE html><title>Not found</title>');
   });
   await new Promise<void>((resolve) => website.listen(0, '127.0.0.1', resolve));
@@ -27,11 +28,15 @@ const staging = (url: string, apiKey?: string) => ({ name: 'staging' as const, u
 describe('the preflight of a run', () => {
   it('names a target nobody listens at', async () => {
     const closed = `http://127.0.0.1:${await freePort()}`;
-    expect(await targetProblem(staging(closed))).toBe(`the staging target at ${closed} is unreachable: connect ECONNREFUSED ${closed.slice('http://'.length)}`);
+    expect(await targetProblem(staging(closed))).toBe(
+      `the staging target at ${closed} is unreachable: connect ECONNREFUSED ${closed.slice('http://'.length)}`,
+    );
   });
 
   it('names a target that answers, but not as the gateway', async () => {
-    expect(await targetProblem(staging(websiteUrl))).toMatch(/does not answer as the gateway: GET \/v4\/get-routes answered 404 text\/html/);
+    expect(await targetProblem(staging(websiteUrl))).toMatch(
+      /does not answer as the gateway: GET \/v4\/get-routes answered 404 text\/html/,
+    );
   });
 
   it('names a refused key', async () => {

@@ -54,8 +54,10 @@ const generators: Record<string, (context: Context, argument?: string) => string
   unspecified: ({ combined }, schema) => schemaMarker(combined, required(schema, 'unspecified'), 'x-unspecified'),
   inferred: ({ combined }, schema) => schemaMarker(combined, required(schema, 'inferred'), 'x-inferred'),
   'open-questions': ({ combined }) => openQuestionsMarkdown(combined),
-  operations: ({ operations }, version) => operationsTableMarkdown(operations.filter((operation) => operation.version === required(version, 'operations'))),
-  'code-samples': ({ operations }, version) => codeSamplesMarkdown(operations.filter((operation) => operation.version === required(version, 'code-samples'))),
+  operations: ({ operations }, version) =>
+    operationsTableMarkdown(operations.filter((operation) => operation.version === required(version, 'operations'))),
+  'code-samples': ({ operations }, version) =>
+    codeSamplesMarkdown(operations.filter((operation) => operation.version === required(version, 'code-samples'))),
   // The V3 → V4 report of @swap-gateway/spec-diff, its headings moved one level down to sit in the guide.
   'version-diff': ({ combined }) => formatVersionsMarkdown(compareVersions(combined, 'v3', 'v4')).replace(/^(#+) /gm, '#$1 '),
   changelog: ({ combined }) => changelogMarkdown(readChangelogSources(repositoryRoot, combined, bundlerIn(repositoryRoot))),
@@ -133,14 +135,24 @@ export async function buildSite(outputDirectory = defaultOutput): Promise<{ page
   const combined = loadBundle('gateway');
   const versions = { v4: loadBundle('gateway-v4'), v3: loadBundle('gateway-v3') };
   const operations = [...publishedOperations(versions.v4), ...publishedOperations(versions.v3)];
-  const combinedIds = publishedOperations(combined).map((operation) => operation.operationId).sort();
-  if (combinedIds.join() !== operations.map((operation) => operation.operationId).sort().join()) {
+  const combinedIds = publishedOperations(combined)
+    .map((operation) => operation.operationId)
+    .sort();
+  if (
+    combinedIds.join() !==
+    operations
+      .map((operation) => operation.operationId)
+      .sort()
+      .join()
+  ) {
     throw new Error('the per-version bundles and the combined bundle do not list the same operations');
   }
   const context: Context = { combined, operations };
   const codes = listErrorCodes(combined);
 
-  const downloads = (['gateway', 'gateway-v4', 'gateway-v3'] as const).flatMap((name) => (['json', 'yaml'] as const).map((format) => ({ name, format })));
+  const downloads = (['gateway', 'gateway-v4', 'gateway-v3'] as const).flatMap((name) =>
+    (['json', 'yaml'] as const).map((format) => ({ name, format })),
+  );
   const knownPages = new Set([
     ...markdownPages.map((page) => page.href),
     ...Object.values(referencePages).map((page) => page.href),
@@ -181,12 +193,25 @@ export async function buildSite(outputDirectory = defaultOutput): Promise<{ page
   await bundleConsoleScript(join(outputDirectory, 'assets', 'try-it.js'));
 
   for (const { name, format } of downloads) copy(bundlePath(name, format), `openapi/${name}.${format}`);
-  for (const asset of ['header.css', 'site.css', 'console.css', 'search.js', 'samples.js', 'console-links.js', 'redoc-badge.svg', 'redoc-badge-full.svg']) copy(join(assetsDirectory, asset), `assets/${asset}`);
+  for (const asset of [
+    'header.css',
+    'site.css',
+    'console.css',
+    'search.js',
+    'samples.js',
+    'console-links.js',
+    'redoc-badge.svg',
+    'redoc-badge-full.svg',
+  ])
+    copy(join(assetsDirectory, asset), `assets/${asset}`);
   copy(require.resolve('highlight.js/styles/github.css'), 'assets/highlight.css');
   write('assets/logo.svg', logoSvg);
   searchEntries.push(...operationEntries(operations), ...errorCodeEntries(codes));
   write('assets/search-index.js', searchIndexScript(searchEntries));
-  write('llms.txt', llmsTxt({ guides: guideTexts, operations, description: String(combined.info.description ?? '').split(/\n\n/)[0] ?? '' }));
+  write(
+    'llms.txt',
+    llmsTxt({ guides: guideTexts, operations, description: String(combined.info.description ?? '').split(/\n\n/)[0] ?? '' }),
+  );
   write('llms-full.md', llmsFullMarkdown({ guides: guideTexts, versions, combined }));
 
   return { pages, operations: operations.length, searchEntries: searchEntries.length };

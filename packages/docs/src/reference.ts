@@ -81,7 +81,20 @@ export async function buildReference(bundle: OpenApiDocument, version: ApiVersio
     };
     await run(
       process.execPath,
-      [redoclyCli, 'build-docs', documentFile, '--inlineBundle', '--output', outputFile, '--template', templateFile, '--title', page.title, '--openapi', JSON.stringify(redocOptions)],
+      [
+        redoclyCli,
+        'build-docs',
+        documentFile,
+        '--inlineBundle',
+        '--output',
+        outputFile,
+        '--template',
+        templateFile,
+        '--title',
+        page.title,
+        '--openapi',
+        JSON.stringify(redocOptions),
+      ],
       // Telemetry off: the page Redoc writes must not report anywhere. The empty work folder as the
       // working directory, so that no redocly.yaml of wherever the build is started from applies.
       { cwd: work, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' }, maxBuffer: 16 * 1024 * 1024 },

@@ -37,14 +37,18 @@ const readSample = (language: SampleLanguage, relativePath: string): Sample => {
 export function samplesOf(operation: Pick<PublishedOperation, 'version' | 'operationId'>): Sample[] {
   return sampleLanguages.map((language) => {
     const relativePath = `samples/${operation.version}/${operation.operationId}.${language.extension}`;
-    if (!existsSync(`${samplesDirectory}${operation.version}/${operation.operationId}.${language.extension}`)) throw new Error(`${operation.operationId} has no ${language.label} sample: write ${relativePath}`);
+    if (!existsSync(`${samplesDirectory}${operation.version}/${operation.operationId}.${language.extension}`))
+      throw new Error(`${operation.operationId} has no ${language.label} sample: write ${relativePath}`);
     return readSample(language, relativePath);
   });
 }
 
 /** Every language a sample is written in at `samples/<base>.*` (e.g. `guides/wait-for-order`); throws when there is none. */
 export function samplesAt(base: string): Sample[] {
-  const samples = sampleLanguages.filter((language) => existsSync(`${samplesDirectory}${base}.${language.extension}`)).map((language) => readSample(language, `samples/${base}.${language.extension}`));
-  if (samples.length === 0) throw new Error(`no sample samples/${base}.{${sampleLanguages.map((language) => language.extension).join(',')}}`);
+  const samples = sampleLanguages
+    .filter((language) => existsSync(`${samplesDirectory}${base}.${language.extension}`))
+    .map((language) => readSample(language, `samples/${base}.${language.extension}`));
+  if (samples.length === 0)
+    throw new Error(`no sample samples/${base}.{${sampleLanguages.map((language) => language.extension).join(',')}}`);
   return samples;
 }

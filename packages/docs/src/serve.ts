@@ -57,7 +57,10 @@ export async function serveSite({ root = defaultOutput, host = '127.0.0.1', port
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   // `pnpm serve -- --port N` passes the `--` through; it separates nothing here.
   const args = process.argv.slice(2).filter((argument) => argument !== '--');
-  const { values } = parseArgs({ args, options: { port: { type: 'string', default: '4000' }, host: { type: 'string', default: '127.0.0.1' } } });
+  const { values } = parseArgs({
+    args,
+    options: { port: { type: 'string', default: '4000' }, host: { type: 'string', default: '127.0.0.1' } },
+  });
   const site = await serveSite({ host: values.host, port: Number(values.port) });
   console.log(`docs: serving ${defaultOutput} at ${site.url} (Ctrl-C to stop)`);
 }

@@ -59,10 +59,12 @@ export const navigation: NavSection[] = [
 export const markdownPages = navigation
   .flatMap((section) => section.items)
   .filter((item) => !item.href.startsWith('reference/'))
-  .map((item) => ({ href: item.href, source: item.href === 'index.html' ? 'index.md' : item.href.replace(/^guides\//, '').replace(/\.html$/, '.md') }));
+  .map((item) => ({
+    href: item.href,
+    source: item.href === 'index.html' ? 'index.md' : item.href.replace(/^guides\//, '').replace(/\.html$/, '.md'),
+  }));
 
-const escapeHtml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 const logo = `<svg class="logo" viewBox="0 0 32 32" aria-hidden="true"><rect width="32" height="32" rx="8" fill="#f7931a"/><path d="M9 12h11.5l-3-3M23 20H11.5l3 3" fill="none" stroke="#fff" stroke-width="2.6" stroke-linecap="round" stroke-linejoin="round"/></svg>`;
 
@@ -105,12 +107,13 @@ const samplesScript = `<script src="/assets/samples.js" data-labels="${escapeHtm
 function sidebar(currentHref: string): string {
   return `<nav class="sidebar" aria-label="Guides">${navigation
     .map(
-      (section) => `<p class="sidebar-title">${escapeHtml(section.title)}</p><ul>${section.items
-        .map(
-          (item) =>
-            `<li><a href="/${item.href}"${item.href === currentHref ? ' aria-current="page"' : ''}>${escapeHtml(item.label)}${item.note ? ` <span class="pill">${item.note}</span>` : ''}</a></li>`,
-        )
-        .join('')}</ul>`,
+      (section) =>
+        `<p class="sidebar-title">${escapeHtml(section.title)}</p><ul>${section.items
+          .map(
+            (item) =>
+              `<li><a href="/${item.href}"${item.href === currentHref ? ' aria-current="page"' : ''}>${escapeHtml(item.label)}${item.note ? ` <span class="pill">${item.note}</span>` : ''}</a></li>`,
+          )
+          .join('')}</ul>`,
     )
     .join('')}</nav>`;
 }

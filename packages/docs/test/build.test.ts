@@ -59,13 +59,17 @@ describe('reference documents', () => {
         expect(samples.map((sample) => sample.label)).toEqual(['curl', 'TypeScript', 'Python']);
         expect(samples.map((sample) => sample.source)).toEqual(samplesOf(operation).map((sample) => sample.source));
         // Every operation opens itself in the request console.
-        expect(String(operation.definition.description)).toContain(`](${version}-console.html${consoleAnchor(loadBundle(`gateway-${version}`), operation.operationId)})`);
+        expect(String(operation.definition.description)).toContain(
+          `](${version}-console.html${consoleAnchor(loadBundle(`gateway-${version}`), operation.operationId)})`,
+        );
       }
       const servers = document.servers as Array<Record<string, unknown>>;
       expect(servers.length).toBeGreaterThan(0);
       expect(servers.some((server) => server['x-internal'] === true)).toBe(false);
     }
-    expect(String(referenceDocument(loadBundle('gateway-v3'), 'v3').info.description)).toMatch(/^> \*\*V3 is kept for existing integrations\.\*\*/);
+    expect(String(referenceDocument(loadBundle('gateway-v3'), 'v3').info.description)).toMatch(
+      /^> \*\*V3 is kept for existing integrations\.\*\*/,
+    );
   });
 
   it('leaves the bundle it is given untouched', () => {

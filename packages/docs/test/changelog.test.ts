@@ -46,7 +46,10 @@ describe('the changelog page', () => {
     );
     mkdirSync(join(work, '.changeset'));
     writeFileSync(join(work, '.changeset', 'README.md'), '# Changesets\n');
-    writeFileSync(join(work, '.changeset', 'quiet-fox.md'), "---\n'@swap-gateway/openapi': minor\n'@swap-gateway/client': minor\n---\n\nget-orders takes a status filter.\n");
+    writeFileSync(
+      join(work, '.changeset', 'quiet-fox.md'),
+      "---\n'@swap-gateway/openapi': minor\n'@swap-gateway/client': minor\n---\n\nget-orders takes a status filter.\n",
+    );
   });
 
   afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -59,7 +62,9 @@ describe('the changelog page', () => {
     expect(nextRelease).toBe(0);
     expect(release410).toBeGreaterThan(nextRelease);
     expect(release400).toBeGreaterThan(release410);
-    expect(markdown).toContain('- get-orders takes a status filter. (`@swap-gateway/openapi` minor, `@swap-gateway/client` minor; `.changeset/quiet-fox.md`)');
+    expect(markdown).toContain(
+      '- get-orders takes a status filter. (`@swap-gateway/openapi` minor, `@swap-gateway/client` minor; `.changeset/quiet-fox.md`)',
+    );
 
     const changes410 = markdown.slice(release410, release400);
     expect(changes410).toContain('get-quote needs slippage.');
@@ -71,7 +76,7 @@ describe('the changelog page', () => {
     expect(markdown.slice(release400)).toContain('The first release of the document: nothing earlier to compare with.');
   });
 
-  it('reads this repository\'s pending changesets', () => {
+  it("reads this repository's pending changesets", () => {
     const pending = pendingChangesets(join(repositoryRoot, '.changeset'));
     expect(pending.length).toBeGreaterThan(0);
     for (const changeset of pending) expect(Object.keys(changeset.bumps).length, changeset.file).toBeGreaterThan(0);

@@ -23,150 +23,169 @@ import { onrampQuoteParameters } from './wallet.js';
 
 const bundles = { v4: loadBundle('gateway-v4'), v3: loadBundle('gateway-v3') };
 
+describe.skipIf(skipWithoutChromium('docs console browser test'))(
+  'the request console in Chromium, against the sandbox',
+  { timeout: 120_000 },
+  () => {
+    let server: RunningServer;
+    let site: ServedSite;
+    let browser: Browser;
+    let context: BrowserContext;
+    const outsideRequests: string[] = [];
+    const pageErrors: string[] = [];
 
-describe.skipIf(skipWithoutChromium('docs console browser test'))('the request console in Chromium, against the sandbox', { timeout: 120_000 }, () => {
-  let server: RunningServer;
-  let site: ServedSite;
-  let browser: Browser;
-  let context: BrowserContext;
-  const outsideRequests: string[] = [];
-  const pageErrors: string[] = [];
+    beforeAll(async () => {
+      if (!existsSync(join(defaultOutput, consolePages.v4.href)))
+        throw new Error(`no built console in ${defaultOutput}: run the package's build first`);
+      mkdirSync(screenshotsDirectory, { recursive: true });
+      server = await startServer(sandboxServerOptions('drivenByTest'));
+      site = await serveSite();
+      browser = await launchChromium();
+      context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      await blockOutsideLocalhost(context, outsideRequests);
+    }, 60_000);
 
-  beforeAll(async () => {
-    if (!existsSync(join(defaultOutput, consolePages.v4.href))) throw new Error(`no built console in ${defaultOutput}: run the package's build first`);
-    mkdirSync(screenshotsDirectory, { recursive: true });
-    server = await startServer(sandboxServerOptions('drivenByTest'));
-    site = await serveSite();
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    await blockOutsideLocalhost(context, outsideRequests);
-  }, 60_000);
+    afterAll(async () => {
+      await browser?.close();
+      await site?.close();
+      await server?.close();
+    });
 
-  afterAll(async () => {
-    await browser?.close();
-    await site?.close();
-    await server?.close();
-  });
-
-  async function openConsole(operationId: string, gateway = server.url): Promise<{ page: Page; operation: Locator }> {
-    const page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(new URL(`${consolePages.v4.href}${consoleAnchor(bundles.v4, operationId)}`, site.url).href);
-    // The sandbox of this test listens on a free port: "Any base URL" with its address.
-    await page.locator('.servers select').selectOption('{baseUrl}');
-    await page.locator('input[data-variable="baseUrl"]').fill(gateway);
-    const operation = page.locator(`[id$="-${operationId}"].opblock`);
-    await operation.waitFor({ state: 'visible' });
-    if (!(await operation.locator('.execute').isVisible())) await operation.locator('.opblock-summary').first().click();
-    return { page, operation };
-  }
-
-  async function execute(operation: Locator): Promise<{ status: string; verdict: string; body: string; headers: string }> {
-    await operation.locator('.execute').click();
-    const verdict = operation.locator('.contract-verdict');
-    await verdict.waitFor({ state: 'visible', timeout: 15_000 });
-    const live = operation.locator('.live-responses-table');
-    return {
-      status: (await live.locator('tbody .response-col_status').first().textContent())?.trim() ?? '',
-      verdict: (await verdict.textContent()) ?? '',
-      body: (await live.locator('.response-col_description .highlight-code pre').first().textContent()) ?? '',
-      headers: (await live.locator('.response-col_description h5', { hasText: 'Response headers' }).locator('xpath=following-sibling::pre[1]').textContent()) ?? '',
-    };
-  }
-
-  it('opens an operation of the reference in the console, which has every operation of both versions', async () => {
-    const reference = await context.newPage();
-    const getQuote = publishedOperations(bundles.v4).find((operation) => operation.operationId === 'getQuoteV4')!;
-    await reference.goto(new URL(`${referencePages.v4.href}${referenceAnchor(getQuote)}`, site.url).href);
-    await reference.locator(`a[href="v4-console.html${consoleAnchor(bundles.v4, 'getQuoteV4')}"]`).first().click();
-    await reference.waitForURL(/v4-console\.html#\/V4\/getQuoteV4$/);
-    await reference.locator('[id$="-getQuoteV4"].opblock .execute').waitFor({ state: 'visible' });
-    await reference.close();
-    for (const version of ['v4', 'v3'] as const) {
-      const consolePage = await context.newPage();
-      await consolePage.goto(new URL(consolePages[version].href, site.url).href);
-      for (const operation of publishedOperations(bundles[version])) await consolePage.locator(`[id$="-${operation.operationId}"].opblock`).waitFor({ state: 'attached' });
-      await consolePage.close();
+    async function openConsole(operationId: string, gateway = server.url): Promise<{ page: Page; operation: Locator }> {
+      const page = await context.newPage();
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      await page.goto(new URL(`${consolePages.v4.href}${consoleAnchor(bundles.v4, operationId)}`, site.url).href);
+      // The sandbox of this test listens on a free port: "Any base URL" with its address.
+      await page.locator('.servers select').selectOption('{baseUrl}');
+      await page.locator('input[data-variable="baseUrl"]').fill(gateway);
+      const operation = page.locator(`[id$="-${operationId}"].opblock`);
+      await operation.waitFor({ state: 'visible' });
+      if (!(await operation.locator('.execute').isVisible())) await operation.locator('.opblock-summary').first().click();
+      return { page, operation };
     }
-  });
 
-  it('sends get-quote, then create-order with the quote, to the sandbox: 200 then 201, both matching the document', async () => {
-    const quote = await openConsole('getQuoteV4');
-    for (const [name, value] of Object.entries(onrampQuoteParameters)) await quote.operation.locator(`tr[data-param-name="${name}"] input`).fill(value);
-    const quoted = await execute(quote.operation);
-    expect(quoted.status).toBe('200');
-    expect(quoted.verdict).toMatch(/^Matches the document: 200/);
-    expect(quoted.headers.toLowerCase()).toContain('content-type');
-    const quoteBody = JSON.parse(quoted.body) as { onramp?: unknown };
-    expect(quoteBody.onramp).toBeDefined();
-    await quote.page.close();
+    async function execute(operation: Locator): Promise<{ status: string; verdict: string; body: string; headers: string }> {
+      await operation.locator('.execute').click();
+      const verdict = operation.locator('.contract-verdict');
+      await verdict.waitFor({ state: 'visible', timeout: 15_000 });
+      const live = operation.locator('.live-responses-table');
+      return {
+        status: (await live.locator('tbody .response-col_status').first().textContent())?.trim() ?? '',
+        verdict: (await verdict.textContent()) ?? '',
+        body: (await live.locator('.response-col_description .highlight-code pre').first().textContent()) ?? '',
+        headers:
+          (await live
+            .locator('.response-col_description h5', { hasText: 'Response headers' })
+            .locator('xpath=following-sibling::pre[1]')
+            .textContent()) ?? '',
+      };
+    }
 
-    const order = await openConsole('createOrderV4');
-    await order.operation.locator('textarea.body-param__text').fill(quoted.body);
-    const created = await execute(order.operation);
-    expect(created.status).toBe('201');
-    expect(created.verdict).toMatch(/^Matches the document: 201/);
-    expect(JSON.parse(created.body)).toMatchObject({ onramp: { order_id: expect.any(String), address: expect.any(String) } });
-    await order.operation.screenshot({ path: join(screenshotsDirectory, 'console-create-order-201.png') });
-    await order.page.close();
-  });
+    it('opens an operation of the reference in the console, which has every operation of both versions', async () => {
+      const reference = await context.newPage();
+      const getQuote = publishedOperations(bundles.v4).find((operation) => operation.operationId === 'getQuoteV4')!;
+      await reference.goto(new URL(`${referencePages.v4.href}${referenceAnchor(getQuote)}`, site.url).href);
+      await reference
+        .locator(`a[href="v4-console.html${consoleAnchor(bundles.v4, 'getQuoteV4')}"]`)
+        .first()
+        .click();
+      await reference.waitForURL(/v4-console\.html#\/V4\/getQuoteV4$/);
+      await reference.locator('[id$="-getQuoteV4"].opblock .execute').waitFor({ state: 'visible' });
+      await reference.close();
+      for (const version of ['v4', 'v3'] as const) {
+        const consolePage = await context.newPage();
+        await consolePage.goto(new URL(consolePages[version].href, site.url).href);
+        for (const operation of publishedOperations(bundles[version]))
+          await consolePage.locator(`[id$="-${operation.operationId}"].opblock`).waitFor({ state: 'attached' });
+        await consolePage.close();
+      }
+    });
 
-  it('shows the documented 400 body for a bad request', async () => {
-    const order = await openConsole('createOrderV4');
-    await order.operation.locator('textarea.body-param__text').fill('{ "onramp": { "inputAmount": "not a quote" } }');
-    const refused = await execute(order.operation);
-    expect(refused.status).toBe('400');
-    expect(JSON.parse(refused.body)).toMatchObject({ code: 'INVALID_REQUEST', error: expect.any(String) });
-    expect(refused.verdict).toMatch(/^Matches the document: 400/);
-    await order.page.close();
-  });
+    it('sends get-quote, then create-order with the quote, to the sandbox: 200 then 201, both matching the document', async () => {
+      const quote = await openConsole('getQuoteV4');
+      for (const [name, value] of Object.entries(onrampQuoteParameters))
+        await quote.operation.locator(`tr[data-param-name="${name}"] input`).fill(value);
+      const quoted = await execute(quote.operation);
+      expect(quoted.status).toBe('200');
+      expect(quoted.verdict).toMatch(/^Matches the document: 200/);
+      expect(quoted.headers.toLowerCase()).toContain('content-type');
+      const quoteBody = JSON.parse(quoted.body) as { onramp?: unknown };
+      expect(quoteBody.onramp).toBeDefined();
+      await quote.page.close();
 
-  it('sends to the mock as well: get-routes answers the document\'s example', async () => {
-    const mock = await startMock();
-    try {
-      const routes = await openConsole('getRoutesV4', mock.url);
-      const answered = await execute(routes.operation);
+      const order = await openConsole('createOrderV4');
+      await order.operation.locator('textarea.body-param__text').fill(quoted.body);
+      const created = await execute(order.operation);
+      expect(created.status).toBe('201');
+      expect(created.verdict).toMatch(/^Matches the document: 201/);
+      expect(JSON.parse(created.body)).toMatchObject({ onramp: { order_id: expect.any(String), address: expect.any(String) } });
+      await order.operation.screenshot({ path: join(screenshotsDirectory, 'console-create-order-201.png') });
+      await order.page.close();
+    });
+
+    it('shows the documented 400 body for a bad request', async () => {
+      const order = await openConsole('createOrderV4');
+      await order.operation.locator('textarea.body-param__text').fill('{ "onramp": { "inputAmount": "not a quote" } }');
+      const refused = await execute(order.operation);
+      expect(refused.status).toBe('400');
+      expect(JSON.parse(refused.body)).toMatchObject({ code: 'INVALID_REQUEST', error: expect.any(String) });
+      expect(refused.verdict).toMatch(/^Matches the document: 400/);
+      await order.page.close();
+    });
+
+    it("sends to the mock as well: get-routes answers the document's example", async () => {
+      const mock = await startMock();
+      try {
+        const routes = await openConsole('getRoutesV4', mock.url);
+        const answered = await execute(routes.operation);
+        expect(answered.status).toBe('200');
+        expect(answered.verdict).toMatch(/^Matches the document: 200/);
+        await routes.page.close();
+      } finally {
+        await mock.stop();
+      }
+    });
+
+    it('keeps the gateway chosen across console pages and reloads, and sends to it', async () => {
+      // A context of its own, so that no other test's choice is in its storage.
+      const reader = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      await blockOutsideLocalhost(reader, outsideRequests);
+      const page = await reader.newPage();
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      const chosen = async () => ({
+        server: await page.locator('.servers select').inputValue(),
+        baseUrl: await page
+          .locator('input[data-variable="baseUrl"]')
+          .inputValue()
+          .catch(() => undefined),
+      });
+      await page.goto(new URL(consolePages.v3.href, site.url).href);
+      await page.locator('.servers select').selectOption('{baseUrl}');
+      await page.locator('input[data-variable="baseUrl"]').fill(server.url);
+
+      await page.goto(new URL(`${consolePages.v4.href}${consoleAnchor(bundles.v4, 'getRoutesV4')}`, site.url).href);
+      await expect.poll(chosen, { timeout: 15_000 }).toEqual({ server: '{baseUrl}', baseUrl: server.url });
+      await page.reload();
+      await expect.poll(chosen, { timeout: 15_000 }).toEqual({ server: '{baseUrl}', baseUrl: server.url });
+      // The request goes to the gateway restored, with nothing typed on this page.
+      const operation = page.locator('[id$="-getRoutesV4"].opblock');
+      await operation.waitFor({ state: 'visible' });
+      if (!(await operation.locator('.execute').isVisible())) await operation.locator('.opblock-summary').first().click();
+      const answered = await execute(operation);
       expect(answered.status).toBe('200');
       expect(answered.verdict).toMatch(/^Matches the document: 200/);
-      await routes.page.close();
-    } finally {
-      await mock.stop();
-    }
-  });
 
-  it('keeps the gateway chosen across console pages and reloads, and sends to it', async () => {
-    // A context of its own, so that no other test's choice is in its storage.
-    const reader = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    await blockOutsideLocalhost(reader, outsideRequests);
-    const page = await reader.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    const chosen = async () => ({ server: await page.locator('.servers select').inputValue(), baseUrl: await page.locator('input[data-variable="baseUrl"]').inputValue().catch(() => undefined) });
-    await page.goto(new URL(consolePages.v3.href, site.url).href);
-    await page.locator('.servers select').selectOption('{baseUrl}');
-    await page.locator('input[data-variable="baseUrl"]').fill(server.url);
+      // Another choice replaces it: the mock, on the next page.
+      await page.locator('.servers select').selectOption('http://127.0.0.1:4010');
+      await page.goto(new URL(consolePages.v3.href, site.url).href);
+      await expect.poll(async () => (await chosen()).server, { timeout: 15_000 }).toBe('http://127.0.0.1:4010');
+      await reader.close();
+    });
 
-    await page.goto(new URL(`${consolePages.v4.href}${consoleAnchor(bundles.v4, 'getRoutesV4')}`, site.url).href);
-    await expect.poll(chosen, { timeout: 15_000 }).toEqual({ server: '{baseUrl}', baseUrl: server.url });
-    await page.reload();
-    await expect.poll(chosen, { timeout: 15_000 }).toEqual({ server: '{baseUrl}', baseUrl: server.url });
-    // The request goes to the gateway restored, with nothing typed on this page.
-    const operation = page.locator('[id$="-getRoutesV4"].opblock');
-    await operation.waitFor({ state: 'visible' });
-    if (!(await operation.locator('.execute').isVisible())) await operation.locator('.opblock-summary').first().click();
-    const answered = await execute(operation);
-    expect(answered.status).toBe('200');
-    expect(answered.verdict).toMatch(/^Matches the document: 200/);
-
-    // Another choice replaces it: the mock, on the next page.
-    await page.locator('.servers select').selectOption('http://127.0.0.1:4010');
-    await page.goto(new URL(consolePages.v3.href, site.url).href);
-    await expect.poll(async () => (await chosen()).server, { timeout: 15_000 }).toBe('http://127.0.0.1:4010');
-    await reader.close();
-  });
-
-  // After every test, so that each one (also run alone) fails on a request outside localhost or a page error.
-  afterEach(() => {
-    expect(outsideRequests, 'requests outside localhost').toEqual([]);
-    expect(pageErrors, 'page errors').toEqual([]);
-  });
-});
+    // After every test, so that each one (also run alone) fails on a request outside localhost or a page error.
+    afterEach(() => {
+      expect(outsideRequests, 'requests outside localhost').toEqual([]);
+      expect(pageErrors, 'page errors').toEqual([]);
+    });
+  },
+);

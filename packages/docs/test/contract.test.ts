@@ -6,11 +6,19 @@ import { checkAnswer } from '../src/console/contract.js';
 const document = loadBundle('gateway-v4');
 const validator = createSchemaValidator(document);
 const json = 'application/json; charset=utf-8';
-const answer = (status: number | undefined, body: unknown, contentType = json) => ({ path: '/v4/get-quote', method: 'get', status, contentType, body: typeof body === 'string' ? body : JSON.stringify(body) });
+const answer = (status: number | undefined, body: unknown, contentType = json) => ({
+  path: '/v4/get-quote',
+  method: 'get',
+  status,
+  contentType,
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+});
 
 describe('checkAnswer', () => {
   it('passes the documented 400 body', () => {
-    expect(checkAnswer(document, validator, answer(400, { code: 'INVALID_REQUEST', error: 'amount is not a number', details: null }))).toMatchObject({ ok: true });
+    expect(
+      checkAnswer(document, validator, answer(400, { code: 'INVALID_REQUEST', error: 'amount is not a number', details: null })),
+    ).toMatchObject({ ok: true });
   });
 
   it('flags a body the schema refuses, naming what is wrong', () => {

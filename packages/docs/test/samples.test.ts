@@ -36,7 +36,11 @@ let server: RunningServer;
 const ran = new Map<SampleLanguage['label'], string[]>(sampleLanguages.map((language) => [language.label, []]));
 
 async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(server.url + path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(server.url + path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const answer = await response.json();
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
   return answer as T;
@@ -70,7 +74,13 @@ const setups: Record<string, (language: SampleLanguage) => Promise<Setup>> = {
   },
   'onramp-flow': async (language) => {
     const seed = `onramp flow ${language.key}`;
-    return { env: { BITCOIN_ADDRESS: testWallet(seed).address, WALLET_SEED: seed, SIGN_PSBT_COMMAND: `"${process.execPath}" --import ${tsxLoader} "${walletScript}"` } };
+    return {
+      env: {
+        BITCOIN_ADDRESS: testWallet(seed).address,
+        WALLET_SEED: seed,
+        SIGN_PSBT_COMMAND: `"${process.execPath}" --import ${tsxLoader} "${walletScript}"`,
+      },
+    };
   },
 };
 
@@ -85,7 +95,11 @@ async function runSample(sample: Sample, setup: Setup = {}): Promise<{ stdout: s
       python: ['python3', [sample.file]],
     }[sample.language.key] as [string, string[]];
     // No key unless the setup gives one: every operation answers without (Node leaves undefined variables out).
-    const result = await run(command, args, { cwd: work, env: { ...process.env, GATEWAY_URL: server.url, GATEWAY_API_KEY: undefined, ...setup.env }, timeout: 60_000 });
+    const result = await run(command, args, {
+      cwd: work,
+      env: { ...process.env, GATEWAY_URL: server.url, GATEWAY_API_KEY: undefined, ...setup.env },
+      timeout: 60_000,
+    });
     ran.get(sample.language.label)!.push(sample.relativePath);
     return result;
   } finally {
@@ -143,12 +157,16 @@ describe('code samples against the sandbox server', () => {
         (error: { stderr: string; stdout: string }) => error.stderr + error.stdout,
       );
       // The client refuses it before sending; curl and Python get the documented 401 body.
-      expect(failure, sample.relativePath).toMatch(sample.language.key === 'typescript' ? /apiKey must be exactly 32 characters/ : /the API key must be exactly 32 characters/);
+      expect(failure, sample.relativePath).toMatch(
+        sample.language.key === 'typescript' ? /apiKey must be exactly 32 characters/ : /the API key must be exactly 32 characters/,
+      );
     }
   });
 
   it('ran every sample file there is', () => {
-    const onDisk = ['v4', 'v3', 'guides'].flatMap((folder) => readdirSync(join(samplesDirectory, folder)).map((file) => `samples/${folder}/${file}`));
+    const onDisk = ['v4', 'v3', 'guides'].flatMap((folder) =>
+      readdirSync(join(samplesDirectory, folder)).map((file) => `samples/${folder}/${file}`),
+    );
     expect([...new Set([...ran.values()].flat())].sort()).toEqual(onDisk.sort());
   });
 });

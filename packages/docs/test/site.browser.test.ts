@@ -50,7 +50,10 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
 
   /** Redoc's heading of an operation: an h2 whose text is the operation's summary. */
   function operationHeading(page: Page, summary: string): Locator {
-    return page.locator('#redoc h2').filter({ hasText: new RegExp(`^${summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }).first();
+    return page
+      .locator('#redoc h2')
+      .filter({ hasText: new RegExp(`^${summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) })
+      .first();
   }
 
   /** Whether an element is shown within the window (below the site header). */
@@ -113,7 +116,10 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
       }
       if (version === 'v3') await page.getByText('V3 is kept for existing integrations.').first().waitFor({ state: 'visible' });
       if (version === 'v4') {
-        await page.locator(`a[href="${referenceAnchor(own.find((operation) => operation.operationId === 'getQuoteV4')!)}"]`).first().click();
+        await page
+          .locator(`a[href="${referenceAnchor(own.find((operation) => operation.operationId === 'getQuoteV4')!)}"]`)
+          .first()
+          .click();
         await page.waitForTimeout(300);
         await page.screenshot({ path: join(screenshotsDirectory, 'operation-getQuoteV4.png') });
       }
@@ -174,10 +180,16 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
     const page = await open('guides/code-samples.html');
     await page.locator('.sample-group').first().locator('.sample-tab', { hasText: 'Python' }).click();
     // The samples panels Redoc has rendered, by the operation's path, with the language its menu button shows as selected.
-    const panels = () => page.locator('.panel-request-samples').evaluateAll((found) => found.map((panel) => {
-      const texts = Array.from(panel.querySelectorAll('button[aria-haspopup="menu"]'), (button) => button.textContent!.trim());
-      return { path: texts.find((text) => text.includes('/v4/')), language: texts.find((text) => ['curl', 'TypeScript', 'Python'].includes(text)) };
-    }));
+    const panels = () =>
+      page.locator('.panel-request-samples').evaluateAll((found) =>
+        found.map((panel) => {
+          const texts = Array.from(panel.querySelectorAll('button[aria-haspopup="menu"]'), (button) => button.textContent!.trim());
+          return {
+            path: texts.find((text) => text.includes('/v4/')),
+            language: texts.find((text) => ['curl', 'TypeScript', 'Python'].includes(text)),
+          };
+        }),
+      );
     const languageOf = async (path: string) => (await panels()).find((panel) => panel.path?.endsWith(path))?.language;
     const languagesShown = async () => new Set((await panels()).map((panel) => panel.language));
     await page.goto(new URL(`${referencePages.v4.href}#/v4/createorderv4`, site.url).href);
@@ -187,12 +199,18 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
     await expect.poll(() => languageOf('/v4/get-order/{id}'), settle).toBe('Python');
     expect(await languagesShown()).toEqual(new Set(['Python']));
     // The reader picks curl in Redoc's menu: saved for the guides.
-    await page.locator('.panel-request-samples button[aria-haspopup="menu"]', { hasText: /^Python$/ }).first().click();
+    await page
+      .locator('.panel-request-samples button[aria-haspopup="menu"]', { hasText: /^Python$/ })
+      .first()
+      .click();
     await page.locator('[role="menu"] [role="menuitem"]:visible', { hasText: /^curl$/ }).click();
     await expect.poll(languagesShown, settle).toEqual(new Set(['curl']));
     await page.goto(new URL('guides/code-samples.html', site.url).href);
     // Every group written in curl shows curl (a flow written only in TypeScript and Python shows its first).
-    const selectedTabs = async () => new Set(await page.locator('.sample-group:has(.sample-tab[data-language="curl"]) .sample-tab[aria-selected="true"]').allTextContents());
+    const selectedTabs = async () =>
+      new Set(
+        await page.locator('.sample-group:has(.sample-tab[data-language="curl"]) .sample-tab[aria-selected="true"]').allTextContents(),
+      );
     await expect.poll(selectedTabs, settle).toEqual(new Set(['curl']));
     await page.close();
   });
@@ -204,11 +222,14 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
     await blockOutsideLocalhost(probe, blocked);
     const page = await probe.newPage();
     await page.goto(site.url);
-    await page.evaluate(() => new Promise((resolve) => {
-      const image = new Image();
-      image.onerror = image.onload = resolve;
-      image.src = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
-    }));
+    await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const image = new Image();
+          image.onerror = image.onload = resolve;
+          image.src = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+        }),
+    );
     await probe.close();
     expect(blocked).toEqual(['https://cdn.redoc.ly/redoc/logo-mini.svg']);
   });

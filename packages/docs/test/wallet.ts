@@ -13,7 +13,8 @@ import { bitcoinjsSigner } from '@swap-gateway/client/bitcoinjs';
 import { BIP32Factory } from 'bip32';
 import * as ecc from 'tiny-secp256k1';
 
-export const testWallet = (seed: string) => bitcoinjsSigner({ hdNode: BIP32Factory(ecc).fromSeed(createHash('sha256').update(`docs samples wallet ${seed}`).digest()) });
+export const testWallet = (seed: string) =>
+  bitcoinjsSigner({ hdNode: BIP32Factory(ecc).fromSeed(createHash('sha256').update(`docs samples wallet ${seed}`).digest()) });
 
 export const walletScript = fileURLToPath(import.meta.url);
 

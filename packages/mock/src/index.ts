@@ -60,7 +60,14 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
 
   let prism: PrismSupervisor;
   try {
-    const start = async () => startPrism({ document: documentFile, port: await freePort(), dynamic: options.dynamic ?? false, seed: options.seed, log: options.log });
+    const start = async () =>
+      startPrism({
+        document: documentFile,
+        port: await freePort(),
+        dynamic: options.dynamic ?? false,
+        seed: options.seed,
+        log: options.log,
+      });
     prism = await supervisePrism(start, options.maxPrismRestarts ?? 3, options.log);
   } catch (error) {
     removeSnapshot();

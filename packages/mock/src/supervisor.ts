@@ -19,7 +19,11 @@ export interface PrismSupervisor {
 
 const restartWindowMs = 60_000;
 
-export async function supervisePrism(start: () => Promise<PrismProcess>, maxRestarts: number, log?: (line: string) => void): Promise<PrismSupervisor> {
+export async function supervisePrism(
+  start: () => Promise<PrismProcess>,
+  maxRestarts: number,
+  log?: (line: string) => void,
+): Promise<PrismSupervisor> {
   let running = await start();
   let ready: Promise<PrismProcess> = Promise.resolve(running);
   let stopped = false;

@@ -63,9 +63,27 @@ describe('startMock (static examples)', () => {
     ['a missing required query parameter', '/v4/get-quote', 'get', (base) => fetch(`${base}/v4/get-quote?srcChain=bitcoin`), /'dstChain'/],
     ['a limit below 1', '/v4/get-orders/{user_address}', 'get', (base) => fetch(`${base}/v4/get-orders/0xabc?limit=0`), /limit/],
     ['a body that is not a quote', '/v4/create-order', 'post', (base) => fetch(`${base}/v4/create-order`, json({ quote: {} })), /body/],
-    ['a body that is not JSON', '/v4/create-order', 'post', (base) => fetch(`${base}/v4/create-order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' }), /JSON/],
-    ['a bare txid in register-tx', '/v4/register-tx', 'patch', (base) => fetch(`${base}/v4/register-tx`, patch({ onramp: { order_id: 'o', bitcoin_txid: 'ab' } })), /bitcoin_tx/],
-    ['a V3 offramp quote without ownerAddress', '/v3/create-order', 'post', (base) => fetch(`${base}/v3/create-order`, json(v3OfframpWithoutOwner())), /ownerAddress/],
+    [
+      'a body that is not JSON',
+      '/v4/create-order',
+      'post',
+      (base) => fetch(`${base}/v4/create-order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' }),
+      /JSON/,
+    ],
+    [
+      'a bare txid in register-tx',
+      '/v4/register-tx',
+      'patch',
+      (base) => fetch(`${base}/v4/register-tx`, patch({ onramp: { order_id: 'o', bitcoin_txid: 'ab' } })),
+      /bitcoin_tx/,
+    ],
+    [
+      'a V3 offramp quote without ownerAddress',
+      '/v3/create-order',
+      'post',
+      (base) => fetch(`${base}/v3/create-order`, json(v3OfframpWithoutOwner())),
+      /ownerAddress/,
+    ],
   ])('answers %s with the documented 400 INVALID_REQUEST body, not problem+json', async (_name, path, method, send, mentions) => {
     const response = await send(mock.url);
     const body = (await response.json()) as { code: string; error: string; details: { message: string } };
@@ -104,16 +122,22 @@ describe('startMock (static examples)', () => {
     ['/v4/get-orders/0xabc?cursor=%ZZ', '/v4/get-orders/{user_address}', 'get', 400, 'INVALID_REQUEST'],
     ['/v4/get-quote?srcChain=bitcoin%', '/v4/get-quote', 'get', 400, 'INVALID_REQUEST'],
     ['/v4/get-max-spendable/%FF', '/v4/get-max-spendable/{address}', 'get', 400, 'INVALID_REQUEST'],
-  ])('answers %s, which it cannot percent-decode, itself with a documented status; Prism lives on', async (target, path, method, status, code) => {
-    const pid = mock.prismPid;
-    const response = await fetch(`${mock.url}${target}`);
-    expect(response.status).toBe(status);
-    const body = await response.json();
-    expect(body).toMatchObject({ code, error: code === 'INVALID_REQUEST' ? expect.stringMatching(/percent-encoded/) : 'no order has this id, txid or hash' });
-    expectValid(path, method, status, body);
-    expect((await fetch(`${mock.url}/v4/get-routes`)).status).toBe(200);
-    expect(mock.prismPid).toBe(pid);
-  });
+  ])(
+    'answers %s, which it cannot percent-decode, itself with a documented status; Prism lives on',
+    async (target, path, method, status, code) => {
+      const pid = mock.prismPid;
+      const response = await fetch(`${mock.url}${target}`);
+      expect(response.status).toBe(status);
+      const body = await response.json();
+      expect(body).toMatchObject({
+        code,
+        error: code === 'INVALID_REQUEST' ? expect.stringMatching(/percent-encoded/) : 'no order has this id, txid or hash',
+      });
+      expectValid(path, method, status, body);
+      expect((await fetch(`${mock.url}/v4/get-routes`)).status).toBe(200);
+      expect(mock.prismPid).toBe(pid);
+    },
+  );
 
   it('answers an empty path segment as the server does: 404, ORDER_NOT_FOUND on get-order', async () => {
     const order = await fetch(`${mock.url}/v4/get-order/`);
@@ -138,26 +162,47 @@ describe('startMock (static examples)', () => {
 
   it('answers CORS preflights itself, for the docs origin, file:// pages and any path, Prism never seeing them', async () => {
     const pid = mock.prismPid;
-    for (const [origin, target] of [['http://127.0.0.1:4000', '/v4/create-order'], ['null', '/v4/get-quote'], ['http://localhost:5173', '/v4/get-order/%ZZ'], ['http://127.0.0.1:4000', '/v9/nothing']]) {
-      const response = await fetch(`${mock.url}${target}`, { method: 'OPTIONS', headers: { origin: origin!, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, prefer' } });
+    for (const [origin, target] of [
+      ['http://127.0.0.1:4000', '/v4/create-order'],
+      ['null', '/v4/get-quote'],
+      ['http://localhost:5173', '/v4/get-order/%ZZ'],
+      ['http://127.0.0.1:4000', '/v9/nothing'],
+    ]) {
+      const response = await fetch(`${mock.url}${target}`, {
+        method: 'OPTIONS',
+        headers: {
+          origin: origin!,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type, prefer',
+        },
+      });
       expect(response.status, target).toBe(204);
       expect(response.headers.get('access-control-allow-origin'), target).toBe(origin);
       expect(response.headers.get('access-control-allow-methods')?.split(','), target).toEqual(expect.arrayContaining(['POST', 'PATCH']));
-      expect(response.headers.get('access-control-allow-headers')?.toLowerCase().split(',')).toEqual(['authorization', 'content-type', 'prefer']);
+      expect(response.headers.get('access-control-allow-headers')?.toLowerCase().split(',')).toEqual([
+        'authorization',
+        'content-type',
+        'prefer',
+      ]);
     }
     expect(mock.prismPid).toBe(pid);
   });
 
-  it('puts the CORS headers on Prism\'s answers and on its own errors, exposing Retry-After', async () => {
+  it("puts the CORS headers on Prism's answers and on its own errors, exposing Retry-After", async () => {
     const origin = 'http://127.0.0.1:4000';
     const routes = await fetch(`${mock.url}/v4/get-routes`, { headers: { origin } });
     expect(routes.status).toBe(200);
     expect(routes.headers.get('access-control-allow-origin')).toBe(origin);
-    expect(routes.headers.get('access-control-expose-headers')?.toLowerCase().split(',')).toEqual(expect.arrayContaining(['retry-after', 'allow', 'sl-violations']));
+    expect(routes.headers.get('access-control-expose-headers')?.toLowerCase().split(',')).toEqual(
+      expect.arrayContaining(['retry-after', 'allow', 'sl-violations']),
+    );
     const limited = await fetch(`${mock.url}/v4/get-routes`, { headers: { origin: 'null', prefer: 'code=429' } });
     expect(limited.status).toBe(429);
     expect(limited.headers.get('access-control-allow-origin')).toBe('null');
-    for (const [target, status] of [['/v4/get-quote?amount=1', 400], ['/v9/nothing', 404]] as const) {
+    for (const [target, status] of [
+      ['/v4/get-quote?amount=1', 400],
+      ['/v9/nothing', 404],
+    ] as const) {
       const response = await fetch(`${mock.url}${target}`, { headers: { origin } });
       expect(response.status, target).toBe(status);
       expect(response.headers.get('access-control-allow-origin'), target).toBe(origin);
@@ -182,7 +227,8 @@ describe('startMock (static examples)', () => {
   });
 
   it('selects a route variant with Prefer: example=<name>', async () => {
-    const query = 'srcChain=bitcoin&dstChain=bob&recipient=0x71C7656EC7ab88b098defB751B7401B5f6d8976F&srcToken=0x0&dstToken=0x1&amount=1000';
+    const query =
+      'srcChain=bitcoin&dstChain=bob&recipient=0x71C7656EC7ab88b098defB751B7401B5f6d8976F&srcToken=0x0&dstToken=0x1&amount=1000';
     for (const variant of ['offramp', 'tokenSwap', 'tokenSwapSolana']) {
       const response = await fetch(`${mock.url}/v4/get-quote?${query}`, { headers: { prefer: `example=${variant}` } });
       expect(response.status).toBe(200);
@@ -264,7 +310,9 @@ describe('a Prism process that dies', () => {
 
 describe('the CLI (pnpm mock)', () => {
   it.each(['SIGINT', 'SIGTERM'] as const)('prints where it listens and leaves no Prism behind on %s', async (signal) => {
-    const cli = spawn(process.execPath, [fileURLToPath(new URL('../dist/cli.js', import.meta.url)), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const cli = spawn(process.execPath, [fileURLToPath(new URL('../dist/cli.js', import.meta.url)), '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let output = '';
     const banner = new Promise<RegExpExecArray>((resolve, reject) => {
       cli.stdout.on('data', (chunk: Buffer) => {

@@ -23,12 +23,29 @@ const redoclyCli = bin('@redocly/cli', 'bin/cli.js');
 
 const sourceRoot = join(repoRoot, 'openapi', 'openapi.yaml');
 const bundleFiles = bundles.map(({ file }) => join(packageRoot, 'dist', `${file}.json`));
-const rulesets = { sources: join(repoRoot, 'openapi', 'lint', 'spectral-sources.yaml'), bundles: join(repoRoot, 'openapi', 'lint', 'spectral.yaml') };
+const rulesets = {
+  sources: join(repoRoot, 'openapi', 'lint', 'spectral-sources.yaml'),
+  bundles: join(repoRoot, 'openapi', 'lint', 'spectral.yaml'),
+};
 const redoclyConfig = join(repoRoot, 'openapi', 'redocly.yaml');
 
-interface Problem { where: string; rule: string; severity: string; message: string }
-interface SpectralResult { code: string; message: string; severity: number; source?: string; range: { start: { line: number } }; path: string[] }
-interface RedoclyReport { problems: { ruleId: string; severity: string; message: string; location: { source: { ref: string }; pointer: string }[] }[] }
+interface Problem {
+  where: string;
+  rule: string;
+  severity: string;
+  message: string;
+}
+interface SpectralResult {
+  code: string;
+  message: string;
+  severity: number;
+  source?: string;
+  range: { start: { line: number } };
+  path: string[];
+}
+interface RedoclyReport {
+  problems: { ruleId: string; severity: string; message: string; location: { source: { ref: string }; pointer: string }[] }[];
+}
 
 /**
  * Runs a linter CLI and returns what it printed. Its standard output goes to a file, not a pipe:
@@ -50,7 +67,9 @@ function run(args: string[]): string {
     if (result.error) throw result.error;
     const report = readFileSync(outputFile, 'utf8');
     if (!report.trim().startsWith('{') && !report.trim().startsWith('[')) {
-      throw new Error(`linter did not report (exit ${result.status}, signal ${result.signal}): ${args.slice(1).join(' ')}\n${report}${result.stderr}`);
+      throw new Error(
+        `linter did not report (exit ${result.status}, signal ${result.signal}): ${args.slice(1).join(' ')}\n${report}${result.stderr}`,
+      );
     }
     return report;
   } finally {
@@ -62,7 +81,9 @@ function run(args: string[]): string {
 const severityNames = ['error', 'warning', 'info', 'hint'];
 
 function spectral(document: string, ruleset: string): Problem[] {
-  const results = JSON.parse(run([spectralCli, 'lint', document, '--ruleset', ruleset, '--format', 'json', '--fail-severity', 'hint', '--quiet'])) as SpectralResult[];
+  const results = JSON.parse(
+    run([spectralCli, 'lint', document, '--ruleset', ruleset, '--format', 'json', '--fail-severity', 'hint', '--quiet']),
+  ) as SpectralResult[];
   return results.map((result) => ({
     where: `${relative(repoRoot, result.source ?? document)}:${result.range.start.line + 1} (${result.path.join('.')})`,
     rule: `spectral ${result.code}`,
@@ -72,7 +93,9 @@ function spectral(document: string, ruleset: string): Problem[] {
 }
 
 function redocly(target: string): Problem[] {
-  const report = JSON.parse(run([redoclyCli, 'lint', target, '--config', redoclyConfig, '--format', 'json', '--max-problems', '1000'])) as RedoclyReport;
+  const report = JSON.parse(
+    run([redoclyCli, 'lint', target, '--config', redoclyConfig, '--format', 'json', '--max-problems', '1000']),
+  ) as RedoclyReport;
   return report.problems.map((problem) => ({
     where: problem.location.map((at) => `${relative(repoRoot, at.source.ref)}${at.pointer}`).join(', '),
     rule: `redocly ${problem.ruleId}`,
@@ -83,7 +106,10 @@ function redocly(target: string): Problem[] {
 
 const checks: [string, () => Problem[]][] = [
   ['Spectral, sources', () => spectral(sourceRoot, rulesets.sources)],
-  ...bundleFiles.map((file): [string, () => Problem[]] => [`Spectral, ${relative(repoRoot, file)}`, () => spectral(file, rulesets.bundles)]),
+  ...bundleFiles.map((file): [string, () => Problem[]] => [
+    `Spectral, ${relative(repoRoot, file)}`,
+    () => spectral(file, rulesets.bundles),
+  ]),
   ...bundles.map(({ api }): [string, () => Problem[]] => [`Redocly, sources as ${api}`, () => redocly(api)]),
   ...bundleFiles.map((file): [string, () => Problem[]] => [`Redocly, ${relative(repoRoot, file)}`, () => redocly(file)]),
 ];

@@ -20,7 +20,7 @@ export interface RouteTemplate {
 }
 
 export type OperationMatch<T> =
-  | { kind: 'operation'; operation: T; /** Raw text of each path parameter, by name. */ pathParameters: Record<string, string> }
+  | { kind: 'operation'; operation: T /** Raw text of each path parameter, by name. */; pathParameters: Record<string, string> }
   | { kind: 'method-not-allowed'; allowed: string[] }
   | { kind: 'no-operation' };
 
@@ -71,7 +71,12 @@ export function matchOperation<T extends RouteTemplate>(operations: readonly T[]
   const hasHead = matching.some(({ entry }) => entry.method === 'HEAD');
   const wanted = requested === 'HEAD' && !hasHead ? 'GET' : requested;
   const hit = matching.find(({ entry }) => entry.method === wanted);
-  if (hit) return { kind: 'operation', operation: hit.entry.route, pathParameters: Object.fromEntries(hit.entry.names.map((name, index) => [name, hit.values[index]!])) };
+  if (hit)
+    return {
+      kind: 'operation',
+      operation: hit.entry.route,
+      pathParameters: Object.fromEntries(hit.entry.names.map((name, index) => [name, hit.values[index]!])),
+    };
   const allowed = requestMethods(matching.filter(({ values }) => values.every((value) => value !== '')).map(({ entry }) => entry.route));
   return allowed.length ? { kind: 'method-not-allowed', allowed } : { kind: 'no-operation' };
 }

@@ -94,7 +94,8 @@ export function versionOf(path: string): string | undefined {
   return /^\/(v\d+)(?:\/|$)/i.exec(path)?.[1]?.toLowerCase();
 }
 
-const asRecord = (value: unknown): Record<string, unknown> => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+const asRecord = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 const asText = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 /** Every operation of a bundle, in document order. */
@@ -119,13 +120,20 @@ class OperationReader {
       .map((method) => this.operation(path, method, asRecord(item[method]), `${pointer}/${method}`, shared));
   }
 
-  private operation(path: string, method: HttpMethod, definition: Record<string, unknown>, pointer: string, shared: Parameter[]): Operation {
+  private operation(
+    path: string,
+    method: HttpMethod,
+    definition: Record<string, unknown>,
+    pointer: string,
+    shared: Parameter[],
+  ): Operation {
     const operationId = asText(definition.operationId);
     if (operationId === undefined) throw new DocumentError(`${method.toUpperCase()} ${path} has no operationId`, pointer);
     const own = this.parameters(definition.parameters, `${pointer}/parameters`);
     const identity = (parameter: Parameter) => `${parameter.in}:${parameter.name}`;
     const ownIdentities = new Set(own.map(identity));
-    const requestBody = definition.requestBody === undefined ? undefined : this.requestBody(definition.requestBody, `${pointer}/requestBody`);
+    const requestBody =
+      definition.requestBody === undefined ? undefined : this.requestBody(definition.requestBody, `${pointer}/requestBody`);
     return {
       operationId,
       method: method.toUpperCase() as Uppercase<HttpMethod>,
@@ -136,7 +144,10 @@ class OperationReader {
       parameters: [...shared.filter((parameter) => !ownIdentities.has(identity(parameter))), ...own],
       ...(requestBody && { requestBody }),
       responses: Object.fromEntries(
-        Object.entries(asRecord(definition.responses)).map(([status, response]) => [status, this.response(status, response, `${pointer}/responses/${status}`)]),
+        Object.entries(asRecord(definition.responses)).map(([status, response]) => [
+          status,
+          this.response(status, response, `${pointer}/responses/${status}`),
+        ]),
       ),
       definition,
       pointer,
@@ -183,7 +194,12 @@ class OperationReader {
 
   private requestBody(node: unknown, pointer: string): RequestBody {
     const { value, pointer: at } = this.resolve(node, pointer);
-    return { required: value.required === true, description: asText(value.description), content: this.content(value.content, `${at}/content`), pointer: at };
+    return {
+      required: value.required === true,
+      description: asText(value.description),
+      content: this.content(value.content, `${at}/content`),
+      pointer: at,
+    };
   }
 
   private response(status: string, node: unknown, pointer: string): Response {
@@ -192,7 +208,14 @@ class OperationReader {
       const { value, pointer: headerAt } = this.resolve(header, `${at}/headers/${escapePointer(name)}`);
       return { name, required: value.required === true, ...this.schema(value.schema, `${headerAt}/schema`), pointer: headerAt };
     });
-    return { status, description: String(definition.description ?? ''), content: this.content(definition.content, `${at}/content`), headers, definition, pointer: at };
+    return {
+      status,
+      description: String(definition.description ?? ''),
+      content: this.content(definition.content, `${at}/content`),
+      headers,
+      definition,
+      pointer: at,
+    };
   }
 }
 
@@ -204,4 +227,5 @@ export function documentedResponse(operation: Operation, status: number | string
 }
 
 /** The JSON body of a response or request body (`application/json`), if it has one. */
-export const jsonContent = (part: { content: Record<string, MediaContent> } | undefined): MediaContent | undefined => part?.content['application/json'];
+export const jsonContent = (part: { content: Record<string, MediaContent> } | undefined): MediaContent | undefined =>
+  part?.content['application/json'];

@@ -23,7 +23,13 @@ const document = loadBundle('gateway');
   const operation = (method: string, path: string) => {
     const found = (document.paths[path] as Record<string, Record<string, unknown>> | undefined)?.[method.toLowerCase()];
     if (!found) throw new Error(`the document has no ${method} ${path}`);
-    return found as { parameters?: Schema[]; requestBody?: Schema; responses: Record<string, Schema>; operationId: string; security: unknown[] };
+    return found as {
+      parameters?: Schema[];
+      requestBody?: Schema;
+      responses: Record<string, Schema>;
+      operationId: string;
+      security: unknown[];
+    };
   };
 
   describe('endpoints', () => {
@@ -32,7 +38,9 @@ const document = loadBundle('gateway');
         const match = /^(GET|POST|PATCH|PUT|DELETE) (\/v\d\/\S+)$/.exec(entry.heading);
         return match ? [[match[1]!, match[2]!] as const] : [];
       }),
-      ...section('V3 endpoints').tables[0]!.slice(1).map((row) => [row[0]!, codeNames(row[1]!)[0]!] as const),
+      ...section('V3 endpoints')
+        .tables[0]!.slice(1)
+        .map((row) => [row[0]!, codeNames(row[1]!)[0]!] as const),
     ];
 
     it('lists seven V4 endpoints and three V3 endpoints', () => {
@@ -92,7 +100,9 @@ const document = loadBundle('gateway');
 
   it('get-order and get-max-spendable take their path parameter', () => {
     expect((operation('GET', '/v4/get-order/{id}').parameters ?? []).map((p) => resolve(document, p).name)).toEqual(['id']);
-    expect((operation('GET', '/v4/get-max-spendable/{address}').parameters ?? []).map((p) => resolve(document, p).name)).toEqual(['address']);
+    expect((operation('GET', '/v4/get-max-spendable/{address}').parameters ?? []).map((p) => resolve(document, p).name)).toEqual([
+      'address',
+    ]);
   });
 
   describe('model fields', () => {
@@ -103,11 +113,15 @@ const document = loadBundle('gateway');
       'Offramp quote': 'GatewayOfframpQuoteV3',
       'Token-swap quote': 'GatewayTokenSwapQuoteV3',
       'Paginated orders': 'GatewayOrdersPageV3',
-      'Errors': 'GatewayErrorV3',
+      Errors: 'GatewayErrorV3',
     };
-    const modelOf = (heading: string) => codeNames(heading).find((name) => /^(Gateway|TokenSwap)\w+$/.test(name)) ?? Object.entries(unnamed).find(([prefix]) => heading.startsWith(prefix))?.[1];
+    const modelOf = (heading: string) =>
+      codeNames(heading).find((name) => /^(Gateway|TokenSwap)\w+$/.test(name)) ??
+      Object.entries(unnamed).find(([prefix]) => heading.startsWith(prefix))?.[1];
     const fieldTables = sections.flatMap((entry) =>
-      entry.tables.filter((table) => table[0]![0] === 'Field').map((table) => ({ model: modelOf(entry.heading), heading: entry.heading, table })),
+      entry.tables
+        .filter((table) => table[0]![0] === 'Field')
+        .map((table) => ({ model: modelOf(entry.heading), heading: entry.heading, table })),
     );
 
     it('finds a model for every field table of the description', () => {
@@ -129,65 +143,92 @@ const document = loadBundle('gateway');
       );
     });
 
-    it.each(fields.map((entry) => [`${entry.model}.${entry.field}`, entry] as const))('%s', (_name, { model, field, type, required, notes }) => {
-      const { properties, required: requiredNames } = effective(document, componentSchema(document, model));
-      const property = properties[field];
-      expect(property, `${model} has ${field}`).toBeDefined();
-      const admitted = types(document, property);
-      const resolved = resolve(document, property);
+    it.each(fields.map((entry) => [`${entry.model}.${entry.field}`, entry] as const))(
+      '%s',
+      (_name, { model, field, type, required, notes }) => {
+        const { properties, required: requiredNames } = effective(document, componentSchema(document, model));
+        const property = properties[field];
+        expect(property, `${model} has ${field}`).toBeDefined();
+        const admitted = types(document, property);
+        const resolved = resolve(document, property);
 
-      if (required !== undefined) expect(requiredNames.has(field), `${field} required`).toBe(required.startsWith('yes'));
-      if (/or null/.test(type)) expect(admitted).toContain('null');
-      else expect(admitted).not.toContain('null');
-      if (/^string/.test(type)) expect(admitted).toContain('string');
-      if (/^integer/.test(type)) expect(admitted).toContain('integer');
-      if (/^string enum/.test(type)) expect(JSON.stringify(resolved)).toMatch(/"enum"/);
-      if (/\(int(32|64)\)/.test(type)) expect(JSON.stringify(resolved)).toContain(`"format":"${/\((int\d\d)\)/.exec(type)![1]}"`);
-      if (/>= 0/.test(type)) expect(JSON.stringify(resolved)).toContain('"minimum":0');
-      if (/^token amount/.test(type)) expect(Object.keys(effective(document, property).properties)).toEqual(expect.arrayContaining(['address', 'amount', 'chain']));
-      if (/^array of/.test(type)) expect(admitted).toContain('array');
-      if (type === 'object') {
-        // An object's notes name its inner fields in their first sentence, then say which are
-        // required or optional, and which fields it does not have.
-        const inner = effective(document, property);
-        const [listed = '', ...rest] = notes.split(/\.\s/);
-        for (const name of codeNames(listed)) {
-          expect(Object.keys(inner.properties), `${field}.${name}`).toContain(name);
-          if (/required/.test(listed)) expect(inner.required.has(name), `${field}.${name} required`).toBe(true);
-          if (new RegExp(`\`${name}\` optional`).test(listed)) expect(inner.required.has(name), `${field}.${name} optional`).toBe(false);
+        if (required !== undefined) expect(requiredNames.has(field), `${field} required`).toBe(required.startsWith('yes'));
+        if (/or null/.test(type)) expect(admitted).toContain('null');
+        else expect(admitted).not.toContain('null');
+        if (/^string/.test(type)) expect(admitted).toContain('string');
+        if (/^integer/.test(type)) expect(admitted).toContain('integer');
+        if (/^string enum/.test(type)) expect(JSON.stringify(resolved)).toMatch(/"enum"/);
+        if (/\(int(32|64)\)/.test(type)) expect(JSON.stringify(resolved)).toContain(`"format":"${/\((int\d\d)\)/.exec(type)![1]}"`);
+        if (/>= 0/.test(type)) expect(JSON.stringify(resolved)).toContain('"minimum":0');
+        if (/^token amount/.test(type))
+          expect(Object.keys(effective(document, property).properties)).toEqual(expect.arrayContaining(['address', 'amount', 'chain']));
+        if (/^array of/.test(type)) expect(admitted).toContain('array');
+        if (type === 'object') {
+          // An object's notes name its inner fields in their first sentence, then say which are
+          // required or optional, and which fields it does not have.
+          const inner = effective(document, property);
+          const [listed = '', ...rest] = notes.split(/\.\s/);
+          for (const name of codeNames(listed)) {
+            expect(Object.keys(inner.properties), `${field}.${name}`).toContain(name);
+            if (/required/.test(listed)) expect(inner.required.has(name), `${field}.${name} required`).toBe(true);
+            if (new RegExp(`\`${name}\` optional`).test(listed)) expect(inner.required.has(name), `${field}.${name} optional`).toBe(false);
+          }
+          for (const name of codeNames(/has no (.*)/.exec(rest.join('. '))?.[1] ?? ''))
+            expect(Object.keys(inner.properties)).not.toContain(name);
         }
-        for (const name of codeNames(/has no (.*)/.exec(rest.join('. '))?.[1] ?? '')) expect(Object.keys(inner.properties)).not.toContain(name);
-      }
-      if (field === 'amount' || notes.includes('Smallest unit')) expect(resolved.pattern).toBe('^[0-9]+$');
-    });
+        if (field === 'amount' || notes.includes('Smallest unit')) expect(resolved.pattern).toBe('^[0-9]+$');
+      },
+    );
   });
 
   describe('unions', () => {
     const keysOf = (schema: Schema) => branches(document, schema).map((branch) => Object.keys(branch.properties ?? {}));
 
-    it.each(['GatewayQuoteV3', 'GatewayQuoteV4', 'GatewayCreateOrderV3'])('%s is the one-key union onramp | offramp | tokenSwap', (name) => {
-      expect(keysOf(componentSchema(document, name))).toEqual([['onramp'], ['offramp'], ['tokenSwap']]);
-    });
+    it.each(['GatewayQuoteV3', 'GatewayQuoteV4', 'GatewayCreateOrderV3'])(
+      '%s is the one-key union onramp | offramp | tokenSwap',
+      (name) => {
+        expect(keysOf(componentSchema(document, name))).toEqual([['onramp'], ['offramp'], ['tokenSwap']]);
+      },
+    );
 
     it('the status object is one of inProgress | success | failed | refunded', () => {
       const rows = section('Status object').tables[0]!.slice(1);
-      expect(keysOf(componentSchema(document, 'GatewayOrderStatusV3')).flat().sort()).toEqual(rows.map((row) => codeNames(row[0]!)[0]).sort());
-      const status = Object.fromEntries(branches(document, componentSchema(document, 'GatewayOrderStatusV3')).map((branch) => [Object.keys(branch.properties!)[0], branch.properties!]));
-      for (const [key, inner] of [['inProgress', ['pending_btc_payment', 'refund_tx']], ['success', ['received_tokens']], ['refunded', ['refunded_tokens']]] as const) {
+      expect(keysOf(componentSchema(document, 'GatewayOrderStatusV3')).flat().sort()).toEqual(
+        rows.map((row) => codeNames(row[0]!)[0]).sort(),
+      );
+      const status = Object.fromEntries(
+        branches(document, componentSchema(document, 'GatewayOrderStatusV3')).map((branch) => [
+          Object.keys(branch.properties!)[0],
+          branch.properties!,
+        ]),
+      );
+      for (const [key, inner] of [
+        ['inProgress', ['pending_btc_payment', 'refund_tx']],
+        ['success', ['received_tokens']],
+        ['refunded', ['refunded_tokens']],
+      ] as const) {
         const { properties, required } = effective(document, status[key]![key]);
         for (const name of inner) {
           expect(properties).toHaveProperty(name);
           expect(required.has(name)).toBe(true);
         }
       }
-      const transfer = effective(document, resolve(document, effective(document, status.success!.success).properties.received_tokens).items);
+      const transfer = effective(
+        document,
+        resolve(document, effective(document, status.success!.success).properties.received_tokens).items,
+      );
       expect([...transfer.required].sort()).toEqual(['amount', 'chain', 'token', 'txHash']);
       expect(transfer.properties).toHaveProperty('usd');
     });
 
     it('the create-order result carries the fields of each route', () => {
       const rows = section('Create-order result').tables[0]!.slice(1);
-      const byKey = Object.fromEntries(branches(document, componentSchema(document, 'GatewayCreateOrderV3')).map((branch) => [Object.keys(branch.properties!)[0], branch.properties!]));
+      const byKey = Object.fromEntries(
+        branches(document, componentSchema(document, 'GatewayCreateOrderV3')).map((branch) => [
+          Object.keys(branch.properties!)[0],
+          branch.properties!,
+        ]),
+      );
       for (const row of rows) {
         const key = codeNames(row[0]!)[0]!;
         const { properties, required } = effective(document, byKey[key]![key]);
@@ -203,7 +244,9 @@ const document = loadBundle('gateway');
 
     it('GatewayTxData is tagged by type with the fields of each chain', () => {
       const rows = section('Transaction data').tables[0]!.slice(1);
-      const byType = Object.fromEntries(branches(document, componentSchema(document, 'GatewayTxData')).map((branch) => [(branch.properties!.type as Schema).const, branch]));
+      const byType = Object.fromEntries(
+        branches(document, componentSchema(document, 'GatewayTxData')).map((branch) => [(branch.properties!.type as Schema).const, branch]),
+      );
       for (const row of rows) {
         const tag = codeNames(row[0]!)[0]!;
         const branch = byType[tag];
@@ -219,7 +262,12 @@ const document = loadBundle('gateway');
     });
 
     it('register-tx takes only onramp { order_id, bitcoin_tx_hex } and answers a string or { onramp: { txid } }', () => {
-      const body = resolve(document, (resolve(document, operation('PATCH', '/v4/register-tx').requestBody) as { content: Record<string, { schema: Schema }> }).content['application/json']!.schema);
+      const body = resolve(
+        document,
+        (resolve(document, operation('PATCH', '/v4/register-tx').requestBody) as { content: Record<string, { schema: Schema }> }).content[
+          'application/json'
+        ]!.schema,
+      );
       expect(Object.keys(body.properties!)).toEqual(['onramp']);
       expect(body.additionalProperties).toBe(false);
       const inner = effective(document, body.properties!.onramp);
@@ -231,17 +279,24 @@ const document = loadBundle('gateway');
   });
 
   describe('errors', () => {
-    const groups = section('Error codes').tables[0]!.slice(1).map((row) => ({ group: row[0]!, codes: codeNames(row[1]!) }));
+    const groups = section('Error codes')
+      .tables[0]!.slice(1)
+      .map((row) => ({ group: row[0]!, codes: codeNames(row[1]!) }));
     const version = (group: string) => (group === 'Base' ? 'base' : /Added in (V\d)/.exec(group)![1]!);
     const v3 = resolve(document, componentSchema(document, 'GatewayErrorCodeV3'));
-    const v4Added = branches(document, componentSchema(document, 'GatewayErrorCodeV4')).find((branch) => !branch.$ref && branch.enum && !(branch.enum as string[]).includes('INVALID_REQUEST'))!;
+    const v4Added = branches(document, componentSchema(document, 'GatewayErrorCodeV4')).find(
+      (branch) => !branch.$ref && branch.enum && !(branch.enum as string[]).includes('INVALID_REQUEST'),
+    )!;
 
-    it.each(groups.flatMap(({ group, codes }) => codes.map((code) => [code, version(group)] as const)))('%s (introduced %s)', (code, introduced) => {
-      const home = introduced === 'V4' ? v4Added : v3;
-      expect(home.enum).toContain(code);
-      expect((home['x-introduced-in'] as Record<string, string>)[code]).toBe(introduced);
-      if (introduced === 'V4') expect(v3.enum).not.toContain(code);
-    });
+    it.each(groups.flatMap(({ group, codes }) => codes.map((code) => [code, version(group)] as const)))(
+      '%s (introduced %s)',
+      (code, introduced) => {
+        const home = introduced === 'V4' ? v4Added : v3;
+        expect(home.enum).toContain(code);
+        expect((home['x-introduced-in'] as Record<string, string>)[code]).toBe(introduced);
+        if (introduced === 'V4') expect(v3.enum).not.toContain(code);
+      },
+    );
 
     it('the enums hold no code the description does not list', () => {
       const listed = groups.flatMap(({ codes }) => codes).sort();
@@ -249,7 +304,9 @@ const document = loadBundle('gateway');
     });
 
     it('the detail shapes are the flat set of the description, null included', () => {
-      const rows = section('Detail shapes').tables[0]!.slice(1).map((row) => codeNames(row[0]!));
+      const rows = section('Detail shapes')
+        .tables[0]!.slice(1)
+        .map((row) => codeNames(row[0]!));
       const shapes = branches(document, componentSchema(document, 'GatewayErrorDetails'));
       const shapeKeys = shapes.map((shape) => (shape.type === 'null' ? ['null'] : Object.keys(shape.properties ?? {})).sort().join(','));
       const rowKeys = rows.map((names) => (names.length ? names : ['null']).sort().join(','));
@@ -278,7 +335,8 @@ const document = loadBundle('gateway');
     });
 
     it('every operation accepts no key or the key', () => {
-      for (const { method, path, definition } of readOperations(document)) expect(definition.security, `${method} ${path}`).toEqual([{}, { apiKey: [] }]);
+      for (const { method, path, definition } of readOperations(document))
+        expect(definition.security, `${method} ${path}`).toEqual([{}, { apiKey: [] }]);
     });
   });
 

@@ -14,7 +14,13 @@ import { branches, componentSchema, type Schema } from './helpers/schema.js';
 const document = loadBundle('gateway');
 const validator = createSchemaValidator(document);
 
-interface Example { label: string; pointer: string; value: unknown; operation: string; status?: string }
+interface Example {
+  label: string;
+  pointer: string;
+  value: unknown;
+  operation: string;
+  status?: string;
+}
 
 /** Every named example of every request body, response body and parameter, with the pointer of its schema. */
 function collectExamples(): Example[] {
@@ -22,15 +28,23 @@ function collectExamples(): Example[] {
   for (const operation of readOperations(document)) {
     const name = `${operation.method} ${operation.path}`;
     for (const media of Object.values(operation.requestBody?.content ?? {})) {
-      for (const [key, example] of Object.entries(media.examples)) found.push({ label: `${name} request ${key}`, pointer: media.schemaPointer!, value: example.value, operation: name });
+      for (const [key, example] of Object.entries(media.examples))
+        found.push({ label: `${name} request ${key}`, pointer: media.schemaPointer!, value: example.value, operation: name });
     }
     for (const [status, response] of Object.entries(operation.responses)) {
       for (const media of Object.values(response.content)) {
-        for (const [key, example] of Object.entries(media.examples)) found.push({ label: `${name} ${status} ${key}`, pointer: media.schemaPointer!, value: example.value, operation: name, status });
+        for (const [key, example] of Object.entries(media.examples))
+          found.push({ label: `${name} ${status} ${key}`, pointer: media.schemaPointer!, value: example.value, operation: name, status });
       }
     }
     for (const parameter of operation.parameters) {
-      if (parameter.example !== undefined) found.push({ label: `${name} parameter ${parameter.name}`, pointer: parameter.schemaPointer, value: parameter.example, operation: name });
+      if (parameter.example !== undefined)
+        found.push({
+          label: `${name} parameter ${parameter.name}`,
+          pointer: parameter.schemaPointer,
+          value: parameter.example,
+          operation: name,
+        });
     }
   }
   for (const [name, schema] of Object.entries(document.components.schemas as Record<string, Schema>)) {
@@ -42,7 +56,8 @@ function collectExamples(): Example[] {
 }
 
 const examples = collectExamples();
-const responseExamples = (operation: string, status: string) => examples.filter((example) => example.operation === operation && example.status === status).map((example) => example.value);
+const responseExamples = (operation: string, status: string) =>
+  examples.filter((example) => example.operation === operation && example.status === status).map((example) => example.value);
 
 describe('every example validates against its schema', () => {
   it('finds the examples', () => expect(examples.length).toBeGreaterThan(80));
@@ -61,11 +76,17 @@ describe('the examples cover the API', () => {
 
   it('V3 and V4 create-order take each route and return each tx data type', () => {
     for (const operation of ['POST /v4/create-order', 'POST /v3/create-order']) {
-      const requests = examples.filter((example) => example.operation === operation && example.status === undefined).map((example) => onlyKey(example.value));
+      const requests = examples
+        .filter((example) => example.operation === operation && example.status === undefined)
+        .map((example) => onlyKey(example.value));
       expect(new Set(requests), operation).toEqual(new Set(['onramp', 'offramp', 'tokenSwap']));
       const results = responseExamples(operation, '201') as Record<string, { tx?: { type: string } }>[];
       expect(new Set(results.map(onlyKey))).toEqual(new Set(['onramp', 'offramp', 'tokenSwap']));
-      const txTypes = results.flatMap((result) => Object.values(result).map((inner) => inner.tx?.type).filter(Boolean));
+      const txTypes = results.flatMap((result) =>
+        Object.values(result)
+          .map((inner) => inner.tx?.type)
+          .filter(Boolean),
+      );
       expect(new Set(txTypes)).toEqual(new Set(['evm', 'tron', 'solana']));
     }
   });
@@ -78,8 +99,14 @@ describe('the examples cover the API', () => {
   });
 
   it('every error code has at least one example', () => {
-    const v4 = branches(document, componentSchema(document, 'GatewayErrorCodeV4')).flatMap((branch) => (branch.enum as string[] | undefined) ?? []);
-    const shown = new Set(examples.filter((example) => example.status && /^[45]/.test(example.status)).map((example) => (example.value as { code?: string }).code));
+    const v4 = branches(document, componentSchema(document, 'GatewayErrorCodeV4')).flatMap(
+      (branch) => (branch.enum as string[] | undefined) ?? [],
+    );
+    const shown = new Set(
+      examples
+        .filter((example) => example.status && /^[45]/.test(example.status))
+        .map((example) => (example.value as { code?: string }).code),
+    );
     const missing = v4.filter((code) => !shown.has(code));
     expect(v4).toHaveLength(32);
     expect(missing).toEqual([]);
@@ -117,8 +144,14 @@ describe('example values are real for their chain', () => {
       return false;
     }
   };
-  const isChecksummedEvm = (value: string) => isAddress(value, { strict: true }) && (value === value.toLowerCase() || getAddress(value) === value);
-  const valid = { bitcoin: (value: string) => isBitcoinAddress(value) || value === '0x0000000000000000000000000000000000000000', evm: isChecksummedEvm, tron: isTronAddress, solana: isSolanaAddress };
+  const isChecksummedEvm = (value: string) =>
+    isAddress(value, { strict: true }) && (value === value.toLowerCase() || getAddress(value) === value);
+  const valid = {
+    bitcoin: (value: string) => isBitcoinAddress(value) || value === '0x0000000000000000000000000000000000000000',
+    evm: isChecksummedEvm,
+    tron: isTronAddress,
+    solana: isSolanaAddress,
+  };
 
   /** Walks a value and yields [where, chain, address] for every address that sits next to a `chain`. */
   function* chainAddresses(value: unknown, at: string): Generator<[string, string, string]> {
@@ -130,8 +163,10 @@ describe('example values are real for their chain', () => {
     const object = value as Record<string, unknown>;
     const chain = typeof object.chain === 'string' ? object.chain : typeof object.srcChain === 'string' ? object.srcChain : undefined;
     for (const [key, field] of Object.entries(object)) {
-      if (typeof field === 'string' && chain && ['address', 'token', 'tokenAddress', 'srcToken'].includes(key)) yield [`${at}.${key}`, chain, field];
-      if (typeof field === 'string' && key === 'dstToken' && typeof object.dstChain === 'string') yield [`${at}.${key}`, object.dstChain, field];
+      if (typeof field === 'string' && chain && ['address', 'token', 'tokenAddress', 'srcToken'].includes(key))
+        yield [`${at}.${key}`, chain, field];
+      if (typeof field === 'string' && key === 'dstToken' && typeof object.dstChain === 'string')
+        yield [`${at}.${key}`, object.dstChain, field];
       yield* chainAddresses(field, `${at}.${key}`);
     }
   }
@@ -143,24 +178,39 @@ describe('example values are real for their chain', () => {
   });
 
   const strings = examples.flatMap((example) => [...walkStrings(example.value, example.label)]);
-  it.each(strings.filter(([key]) => /^(txid|txHash|bitcoin_tx_hex|psbt_hex|transaction|recipient|sender|refundAddress|ownerAddress|affiliateAddress|txTo|to|depositAddress)$/.test(key)))(
-    '%s %s looks real',
-    (key, _where, value) => {
-      if (key === 'txid') expect(value).toMatch(/^[0-9a-f]{64}$/);
-      else if (key === 'txHash') expect(value).toMatch(/^(0x)?[0-9a-f]{64}$/);
-      else if (key === 'bitcoin_tx_hex') expect(() => Transaction.fromHex(value)).not.toThrow();
-      else if (key === 'psbt_hex') expect(() => Psbt.fromHex(value)).not.toThrow();
-      else if (key === 'transaction') expect(Buffer.from(value, 'base64').length).toBeGreaterThan(100);
-      else expect(Object.values(valid).some((check) => check(value)), value).toBe(true);
-    },
-  );
+  it.each(
+    strings.filter(([key]) =>
+      /^(txid|txHash|bitcoin_tx_hex|psbt_hex|transaction|recipient|sender|refundAddress|ownerAddress|affiliateAddress|txTo|to|depositAddress)$/.test(
+        key,
+      ),
+    ),
+  )('%s %s looks real', (key, _where, value) => {
+    if (key === 'txid') expect(value).toMatch(/^[0-9a-f]{64}$/);
+    else if (key === 'txHash') expect(value).toMatch(/^(0x)?[0-9a-f]{64}$/);
+    else if (key === 'bitcoin_tx_hex') expect(() => Transaction.fromHex(value)).not.toThrow();
+    else if (key === 'psbt_hex') expect(() => Psbt.fromHex(value)).not.toThrow();
+    else if (key === 'transaction') expect(Buffer.from(value, 'base64').length).toBeGreaterThan(100);
+    else
+      expect(
+        Object.values(valid).some((check) => check(value)),
+        value,
+      ).toBe(true);
+  });
 
   it('the register-tx example pays the onramp order of the create-order example, with its OP_RETURN', () => {
-    const request = examples.find((example) => example.label === 'PATCH /v4/register-tx request onramp')!.value as { onramp: { order_id: string; bitcoin_tx_hex: string } };
-    const order = (responseExamples('POST /v4/create-order', '201') as { onramp?: { order_id: string; address: string; op_return_data: string } }[]).find((result) => result.onramp?.order_id === request.onramp.order_id)!.onramp!;
+    const request = examples.find((example) => example.label === 'PATCH /v4/register-tx request onramp')!.value as {
+      onramp: { order_id: string; bitcoin_tx_hex: string };
+    };
+    const order = (
+      responseExamples('POST /v4/create-order', '201') as { onramp?: { order_id: string; address: string; op_return_data: string } }[]
+    ).find((result) => result.onramp?.order_id === request.onramp.order_id)!.onramp!;
     const transaction = Transaction.fromHex(request.onramp.bitcoin_tx_hex);
     const outputs = transaction.outs.map((output) => ({ script: Buffer.from(output.script).toString('hex'), value: output.value }));
-    expect(outputs.some((output) => output.script === Buffer.from(bitcoinAddress.toOutputScript(order.address, networks.bitcoin)).toString('hex'))).toBe(true);
+    expect(
+      outputs.some(
+        (output) => output.script === Buffer.from(bitcoinAddress.toOutputScript(order.address, networks.bitcoin)).toString('hex'),
+      ),
+    ).toBe(true);
     expect(outputs.some((output) => output.script.endsWith(order.op_return_data) && output.script.startsWith('6a'))).toBe(true);
     const txidExample = (responseExamples('PATCH /v4/register-tx', '200') as unknown[]).find((value) => typeof value === 'string');
     expect(txidExample).toBe(transaction.getId());

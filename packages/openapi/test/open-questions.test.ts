@@ -37,11 +37,14 @@ describe.runIf(descriptionAvailable)('every "not shown" of the description is an
   const { text } = descriptionAvailable ? readDescription() : { text: '' };
   const sentences = [...text.matchAll(/[^.|\n]*(?:\n[^.|\n#]+)*?not shown[^.|\n]*/g)].map((match) => match[0].trim());
 
-  it('finds the description\'s gaps', () => expect(sentences.length).toBeGreaterThanOrEqual(14));
+  it("finds the description's gaps", () => expect(sentences.length).toBeGreaterThanOrEqual(14));
 
   it.each(sentences)('"%s" is mapped to the document', (sentence) => {
     const context = text.slice(Math.max(0, text.indexOf(sentence) - 120), text.indexOf(sentence) + sentence.length);
-    expect(gaps.some(([phrase]) => phrase.test(sentence) || phrase.test(context)), sentence).toBe(true);
+    expect(
+      gaps.some(([phrase]) => phrase.test(sentence) || phrase.test(context)),
+      sentence,
+    ).toBe(true);
   });
 
   it.each(gaps.map(([phrase, pointer]) => [pointer, phrase.source] as const))('%s is marked (%s)', (pointer) => {

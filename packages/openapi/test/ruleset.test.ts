@@ -36,36 +36,235 @@ const createOrder = (doc: Doc) => doc.paths['/v3/create-order']!.post as Record<
 
 /** Each house rule and a way to break the document that it must catch. */
 const breakages: [rule: string, breaking: string, mutate: (doc: Doc) => void][] = [
-  ['gateway-path-version', 'a path without its version', (doc) => { doc.paths['/create-order'] = doc.paths['/v3/create-order']!; delete doc.paths['/v3/create-order']; }],
-  ['gateway-operation-version', 'an operationId without its version', (doc) => { createOrder(doc).operationId = 'createOrder'; }],
-  ['gateway-operation-version', 'a V3 operation tagged V4', (doc) => { createOrder(doc).tags = ['V4']; }],
-  ['gateway-operation-summary', 'an operation without summary', (doc) => { delete createOrder(doc).summary; }],
-  ['gateway-operation-description', 'an operation without description', (doc) => { delete createOrder(doc).description; }],
-  ['gateway-operation-examples', 'a response body without examples', (doc) => { delete createOrder(doc).responses['201'].content['application/json'].examples; }],
-  ['gateway-operation-security', 'an operation that requires the key', (doc) => { createOrder(doc).security = [{ apiKey: [] }]; }],
-  ['gateway-operation-common-errors', 'an operation without its 429', (doc) => { delete createOrder(doc).responses['429']; }],
-  ['gateway-create-order-statuses', 'create-order answering 200', (doc) => { const responses = createOrder(doc).responses; responses['200'] = responses['201']; delete responses['201']; }],
-  ['gateway-error-body', 'a 400 with a home-made body', (doc) => { createOrder(doc).responses['400'].content['application/json'].schema = { type: 'object', description: 'x', properties: { message: { type: 'string', description: 'x' } } }; }],
-  ['gateway-error-body', 'a V3 operation answering the V4 error body', (doc) => { doc.components.schemas!.GatewayErrorV4 = doc.components.schemas!.GatewayErrorV3; createOrder(doc).responses['400'].content['application/json'].schema = { $ref: '#/components/schemas/GatewayErrorV4' }; }],
-  ['gateway-amount-digits', 'a string amount without its digit pattern', (doc) => { delete (doc.components.schemas!.GatewayAmount as Record<string, unknown>).pattern; }],
-  ['gateway-schema-description', 'a property without description', (doc) => { delete (doc.components.schemas!.GatewayRouteV2 as any)?.properties?.srcChain?.description; delete (doc.components.schemas!.GatewayTokenAmountV2 as any).properties.chain.description; }],
-  ['gateway-one-key-union', 'an open route branch', (doc) => { delete (doc.components.schemas!.GatewayQuoteOfframpV3 as any).additionalProperties; }],
-  ['gateway-one-key-union', 'a route branch that requires nothing', (doc) => { (doc.components.schemas!.GatewayCreateOrderResultOnrampV3 as any).required = []; }],
-  ['gateway-one-key-wrapper-named', 'an inline route branch', (doc) => { (doc.components.schemas!.GatewayQuoteV3 as any).oneOf[0] = structuredClone(doc.components.schemas!.GatewayQuoteOnrampV3); }],
-  ['gateway-one-key-wrapper-named', 'an inline status branch', (doc) => { (doc.components.schemas!.GatewayOrderStatusV3 as any).oneOf[1] = structuredClone(doc.components.schemas!.GatewayOrderStatusSuccessV3); }],
-  ['gateway-tagged-union', 'a tagged union without its discriminator', (doc) => { delete (doc.components.schemas!.GatewayTxData as any).discriminator; }],
-  ['gateway-tagged-union', 'a mapping that misses a tag', (doc) => { delete (doc.components.schemas!.GatewayTxData as any).discriminator.mapping.solana; }],
-  ['gateway-tagged-union', 'a mapping that points at another branch', (doc) => { (doc.components.schemas!.GatewayTxData as any).discriminator.mapping.evm = '#/components/schemas/GatewayTronTxData'; }],
-  ['gateway-tagged-union', 'a tag without type: string', (doc) => { delete (doc.components.schemas!.GatewayEvmTxData as any).properties.type.type; }],
-  ['gateway-tagged-union', 'a discriminator on a one-key union', (doc) => { (doc.components.schemas!.GatewayQuoteV3 as any).discriminator = { propertyName: 'onramp' }; }],
-  ['gateway-no-catch-all-branch', 'an anyOf with an any-value branch', (doc) => { doc.components.schemas!.GatewayOrdersPageV3 = { description: 'x', anyOf: [{ type: 'array', description: 'x', items: { type: 'string' } }, { description: 'anything' }] } as any; }],
-  ['gateway-unique-summary', 'a V3 summary equal to its V4 one', (doc) => { doc.paths['/v4/get-order/{id}'] = structuredClone(doc.paths['/v3/get-order/{id}']!); (doc.paths['/v4/get-order/{id}']!.get as any).operationId = 'getOrderV4'; (doc.paths['/v4/get-order/{id}']!.get as any).tags = ['V4']; }],
-  ['gateway-no-internal-server', 'a loopback server left in the bundle', (doc) => { doc.servers!.push({ url: 'http://127.0.0.1:{port}', description: 'Local mock.', 'x-internal': true, variables: { port: { default: '4010' } } } as any); }],
-  ['gateway-marker-sentence', 'an empty x-unspecified', (doc) => { (doc.components.schemas!.GatewayOrderInfoV3 as any).properties.timestamp['x-unspecified'] = ''; }],
-  ['gateway-marker-sentence', 'an x-inferred without a sentence', (doc) => { (doc.components.schemas!.GatewayEvmTxData as any)['x-inferred'] = 'required'; }],
-  ['gateway-error-codes-documented', 'a code without its version', (doc) => { delete (doc.components.schemas!.GatewayErrorCodeV3 as any)['x-introduced-in'].NO_ROUTE; }],
-  ['gateway-error-codes-documented', 'a code without its meaning', (doc) => { delete (doc.components.schemas!.GatewayErrorCodeV3 as any)['x-enumDescriptions'].UNKNOWN; }],
-  ['gateway-no-credentials-in-url', 'a credential in the query', (doc) => { createOrder(doc).parameters = [{ name: 'api_key', in: 'query', description: 'x', schema: { type: 'string' } }]; }],
+  [
+    'gateway-path-version',
+    'a path without its version',
+    (doc) => {
+      doc.paths['/create-order'] = doc.paths['/v3/create-order']!;
+      delete doc.paths['/v3/create-order'];
+    },
+  ],
+  [
+    'gateway-operation-version',
+    'an operationId without its version',
+    (doc) => {
+      createOrder(doc).operationId = 'createOrder';
+    },
+  ],
+  [
+    'gateway-operation-version',
+    'a V3 operation tagged V4',
+    (doc) => {
+      createOrder(doc).tags = ['V4'];
+    },
+  ],
+  [
+    'gateway-operation-summary',
+    'an operation without summary',
+    (doc) => {
+      delete createOrder(doc).summary;
+    },
+  ],
+  [
+    'gateway-operation-description',
+    'an operation without description',
+    (doc) => {
+      delete createOrder(doc).description;
+    },
+  ],
+  [
+    'gateway-operation-examples',
+    'a response body without examples',
+    (doc) => {
+      delete createOrder(doc).responses['201'].content['application/json'].examples;
+    },
+  ],
+  [
+    'gateway-operation-security',
+    'an operation that requires the key',
+    (doc) => {
+      createOrder(doc).security = [{ apiKey: [] }];
+    },
+  ],
+  [
+    'gateway-operation-common-errors',
+    'an operation without its 429',
+    (doc) => {
+      delete createOrder(doc).responses['429'];
+    },
+  ],
+  [
+    'gateway-create-order-statuses',
+    'create-order answering 200',
+    (doc) => {
+      const responses = createOrder(doc).responses;
+      responses['200'] = responses['201'];
+      delete responses['201'];
+    },
+  ],
+  [
+    'gateway-error-body',
+    'a 400 with a home-made body',
+    (doc) => {
+      createOrder(doc).responses['400'].content['application/json'].schema = {
+        type: 'object',
+        description: 'x',
+        properties: { message: { type: 'string', description: 'x' } },
+      };
+    },
+  ],
+  [
+    'gateway-error-body',
+    'a V3 operation answering the V4 error body',
+    (doc) => {
+      doc.components.schemas!.GatewayErrorV4 = doc.components.schemas!.GatewayErrorV3;
+      createOrder(doc).responses['400'].content['application/json'].schema = { $ref: '#/components/schemas/GatewayErrorV4' };
+    },
+  ],
+  [
+    'gateway-amount-digits',
+    'a string amount without its digit pattern',
+    (doc) => {
+      delete (doc.components.schemas!.GatewayAmount as Record<string, unknown>).pattern;
+    },
+  ],
+  [
+    'gateway-schema-description',
+    'a property without description',
+    (doc) => {
+      delete (doc.components.schemas!.GatewayRouteV2 as any)?.properties?.srcChain?.description;
+      delete (doc.components.schemas!.GatewayTokenAmountV2 as any).properties.chain.description;
+    },
+  ],
+  [
+    'gateway-one-key-union',
+    'an open route branch',
+    (doc) => {
+      delete (doc.components.schemas!.GatewayQuoteOfframpV3 as any).additionalProperties;
+    },
+  ],
+  [
+    'gateway-one-key-union',
+    'a route branch that requires nothing',
+    (doc) => {
+      (doc.components.schemas!.GatewayCreateOrderResultOnrampV3 as any).required = [];
+    },
+  ],
+  [
+    'gateway-one-key-wrapper-named',
+    'an inline route branch',
+    (doc) => {
+      (doc.components.schemas!.GatewayQuoteV3 as any).oneOf[0] = structuredClone(doc.components.schemas!.GatewayQuoteOnrampV3);
+    },
+  ],
+  [
+    'gateway-one-key-wrapper-named',
+    'an inline status branch',
+    (doc) => {
+      (doc.components.schemas!.GatewayOrderStatusV3 as any).oneOf[1] = structuredClone(doc.components.schemas!.GatewayOrderStatusSuccessV3);
+    },
+  ],
+  [
+    'gateway-tagged-union',
+    'a tagged union without its discriminator',
+    (doc) => {
+      delete (doc.components.schemas!.GatewayTxData as any).discriminator;
+    },
+  ],
+  [
+    'gateway-tagged-union',
+    'a mapping that misses a tag',
+    (doc) => {
+      delete (doc.components.schemas!.GatewayTxData as any).discriminator.mapping.solana;
+    },
+  ],
+  [
+    'gateway-tagged-union',
+    'a mapping that points at another branch',
+    (doc) => {
+      (doc.components.schemas!.GatewayTxData as any).discriminator.mapping.evm = '#/components/schemas/GatewayTronTxData';
+    },
+  ],
+  [
+    'gateway-tagged-union',
+    'a tag without type: string',
+    (doc) => {
+      delete (doc.components.schemas!.GatewayEvmTxData as any).properties.type.type;
+    },
+  ],
+  [
+    'gateway-tagged-union',
+    'a discriminator on a one-key union',
+    (doc) => {
+      (doc.components.schemas!.GatewayQuoteV3 as any).discriminator = { propertyName: 'onramp' };
+    },
+  ],
+  [
+    'gateway-no-catch-all-branch',
+    'an anyOf with an any-value branch',
+    (doc) => {
+      doc.components.schemas!.GatewayOrdersPageV3 = {
+        description: 'x',
+        anyOf: [{ type: 'array', description: 'x', items: { type: 'string' } }, { description: 'anything' }],
+      } as any;
+    },
+  ],
+  [
+    'gateway-unique-summary',
+    'a V3 summary equal to its V4 one',
+    (doc) => {
+      doc.paths['/v4/get-order/{id}'] = structuredClone(doc.paths['/v3/get-order/{id}']!);
+      (doc.paths['/v4/get-order/{id}']!.get as any).operationId = 'getOrderV4';
+      (doc.paths['/v4/get-order/{id}']!.get as any).tags = ['V4'];
+    },
+  ],
+  [
+    'gateway-no-internal-server',
+    'a loopback server left in the bundle',
+    (doc) => {
+      doc.servers!.push({
+        url: 'http://127.0.0.1:{port}',
+        description: 'Local mock.',
+        'x-internal': true,
+        variables: { port: { default: '4010' } },
+      } as any);
+    },
+  ],
+  [
+    'gateway-marker-sentence',
+    'an empty x-unspecified',
+    (doc) => {
+      (doc.components.schemas!.GatewayOrderInfoV3 as any).properties.timestamp['x-unspecified'] = '';
+    },
+  ],
+  [
+    'gateway-marker-sentence',
+    'an x-inferred without a sentence',
+    (doc) => {
+      (doc.components.schemas!.GatewayEvmTxData as any)['x-inferred'] = 'required';
+    },
+  ],
+  [
+    'gateway-error-codes-documented',
+    'a code without its version',
+    (doc) => {
+      delete (doc.components.schemas!.GatewayErrorCodeV3 as any)['x-introduced-in'].NO_ROUTE;
+    },
+  ],
+  [
+    'gateway-error-codes-documented',
+    'a code without its meaning',
+    (doc) => {
+      delete (doc.components.schemas!.GatewayErrorCodeV3 as any)['x-enumDescriptions'].UNKNOWN;
+    },
+  ],
+  [
+    'gateway-no-credentials-in-url',
+    'a credential in the query',
+    (doc) => {
+      createOrder(doc).parameters = [{ name: 'api_key', in: 'query', description: 'x', schema: { type: 'string' } }];
+    },
+  ],
 ];
 
 describe('Spectral house rules', () => {
@@ -118,12 +317,14 @@ describe('Redocly configurable rules', () => {
     delete (document.components.schemas!.GatewayOrdersPageV3 as Record<string, unknown>).description;
     createOrder(document).responses['400'].content['application/json'].examples.MISSING_OWNER_ADDRESS.value.code = 'NOT_A_CODE';
     const rules = redoclyRules(document);
-    expect(rules).toEqual(expect.arrayContaining([
-      'rule/operation-id-carries-version',
-      'rule/operation-tagged-with-version',
-      'rule/json-only',
-      'rule/component-schema-described',
-      'no-invalid-media-type-examples',
-    ]));
+    expect(rules).toEqual(
+      expect.arrayContaining([
+        'rule/operation-id-carries-version',
+        'rule/operation-tagged-with-version',
+        'rule/json-only',
+        'rule/component-schema-described',
+        'no-invalid-media-type-examples',
+      ]),
+    );
   });
 });

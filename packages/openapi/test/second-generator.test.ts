@@ -20,7 +20,12 @@ const v4Unions: Record<string, string[]> = {
   GatewayQuoteV4: ['GatewayQuoteOnrampV4', 'GatewayQuoteOfframpV4', 'GatewayQuoteTokenSwapV4'],
   GatewayCreateOrderV3: ['GatewayCreateOrderResultOnrampV3', 'GatewayCreateOrderResultOfframpV3', 'GatewayCreateOrderResultTokenSwapV3'],
   GatewayTxData: ['GatewayEvmTxData', 'GatewayTronTxData', 'GatewaySolanaTxData'],
-  GatewayOrderStatusV3: ['GatewayOrderStatusInProgressV3', 'GatewayOrderStatusSuccessV3', 'GatewayOrderStatusFailedV3', 'GatewayOrderStatusRefundedV3'],
+  GatewayOrderStatusV3: [
+    'GatewayOrderStatusInProgressV3',
+    'GatewayOrderStatusSuccessV3',
+    'GatewayOrderStatusFailedV3',
+    'GatewayOrderStatusRefundedV3',
+  ],
   GatewayRegisterTxResultV4: ['GatewayRegisterTxResultOnrampV4'],
 };
 const unionsOf: Partial<Record<BundleName, Record<string, string[]>>> = {
@@ -88,7 +93,9 @@ describe.each(bundles)('@hey-api/openapi-ts on the published %s bundle', (bundle
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
   it('generates a client that type-checks strictly, with a probe that narrows every union', () => {
-    const files = readdirSync(outDir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts')).map((file) => join(outDir, file));
+    const files = readdirSync(outDir, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => join(outDir, file));
     const program = ts.createProgram(files, {
       strict: true,
       noEmit: true,
@@ -117,7 +124,12 @@ describe.each(bundles)('@hey-api/openapi-ts on the published %s bundle', (bundle
     const aliases = typeAliases(join(outDir, 'types.gen.ts'));
     expect(aliases.get('GatewayRoutesV4')?.getText()).toBe('Array<GatewayRouteV2>');
     const route = aliases.get('GatewayRouteV2')!;
-    expect(ts.isTypeLiteralNode(route) && route.members.map((member) => member.name?.getText()).sort()).toEqual(['dstChain', 'dstToken', 'srcChain', 'srcToken']);
+    expect(ts.isTypeLiteralNode(route) && route.members.map((member) => member.name?.getText()).sort()).toEqual([
+      'dstChain',
+      'dstToken',
+      'srcChain',
+      'srcToken',
+    ]);
   });
 });
 
@@ -143,5 +155,7 @@ function referencedNames(member: ts.TypeNode): string[] {
 }
 
 function containsUnknown(type: ts.Node): boolean {
-  return type.kind === ts.SyntaxKind.UnknownKeyword || type.kind === ts.SyntaxKind.AnyKeyword || ts.forEachChild(type, containsUnknown) === true;
+  return (
+    type.kind === ts.SyntaxKind.UnknownKeyword || type.kind === ts.SyntaxKind.AnyKeyword || ts.forEachChild(type, containsUnknown) === true
+  );
 }

@@ -30,7 +30,11 @@ writePackage(
     exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' }, './data.yaml': './dist/data.yaml' },
     files: ['dist'],
   },
-  { 'dist/index.js': 'export const answer = 42;\n', 'dist/index.d.ts': 'export declare const answer: number;\n', 'dist/data.yaml': 'answer: 42\n' },
+  {
+    'dist/index.js': 'export const answer = 42;\n',
+    'dist/index.d.ts': 'export declare const answer: number;\n',
+    'dist/data.yaml': 'answer: 42\n',
+  },
 );
 writePackage('hidden', { name: '@fixture/hidden', version: '0.0.0', private: true }, {});
 writePackage(
@@ -50,13 +54,19 @@ writePackage(
 
 describe('the release dry run', () => {
   it('releases every package that is not private', () => {
-    expect(releasablePackages(workspace).map((candidate) => candidate.name).sort()).toEqual(['@fixture/broken', '@fixture/good']);
+    expect(
+      releasablePackages(workspace)
+        .map((candidate) => candidate.name)
+        .sort(),
+    ).toEqual(['@fixture/broken', '@fixture/good']);
   });
 
   it('treats export targets that are not modules as data', () => {
-    expect(dataExports({ exports: { '.': { default: './dist/index.js' }, './gateway.json': './dist/gateway.json', './gateway.yaml': './dist/gateway.yaml' } })).toEqual([
-      './gateway.yaml',
-    ]);
+    expect(
+      dataExports({
+        exports: { '.': { default: './dist/index.js' }, './gateway.json': './dist/gateway.json', './gateway.yaml': './dist/gateway.yaml' },
+      }),
+    ).toEqual(['./gateway.yaml']);
   });
 
   it('packs, lists contents and sizes, and fails the package that publint and attw reject', async () => {

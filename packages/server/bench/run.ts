@@ -64,9 +64,13 @@ function checkTools(): void {
     execFileSync('wrk', ['-v'], { stdio: 'ignore' });
   } catch (error) {
     // wrk -v exits 1 after printing its version; only a missing binary is a problem.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error("the bench needs wrk (Debian's package; scripts/system-deps.sh installs it)");
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new Error("the bench needs wrk (Debian's package; scripts/system-deps.sh installs it)");
   }
-  for (const [file, build] of [[serverMain, '@swap-gateway/server'], [mockCli, '@swap-gateway/mock']] as const) {
+  for (const [file, build] of [
+    [serverMain, '@swap-gateway/server'],
+    [mockCli, '@swap-gateway/mock'],
+  ] as const) {
     if (!existsSync(file)) throw new Error(`${file} is missing: pnpm turbo run build --filter ${build}`);
   }
 }
@@ -93,7 +97,13 @@ interface Watched {
   postgres?: number;
 }
 
-async function load(target: string, operation: Row['operation'], url: string, watched: Watched, script?: { path: string; args: string[] }): Promise<Row> {
+async function load(
+  target: string,
+  operation: Row['operation'],
+  url: string,
+  watched: Watched,
+  script?: { path: string; args: string[] },
+): Promise<Row> {
   const meters = { target: cpuMeter(watched.target), postgres: watched.postgres === undefined ? undefined : cpuMeter(watched.postgres) };
   const start = { generator: reapedChildrenCpuSeconds(), machine: machineCpuSeconds(), at: performance.now() };
   const result = await wrk(url, { connections, seconds, threads: script ? 1 : threads, ...(script ? { script } : {}) });
@@ -110,8 +120,18 @@ async function load(target: string, operation: Row['operation'], url: string, wa
 
 /** autocannon's CLI in its own process, on the bare row only: does the generator cap the ceiling? */
 async function autocannon(url: string): Promise<Row> {
-  const { stdout } = await promisify(execFile)(process.execPath, [autocannonCli, '--json', '-c', String(connections), '-d', String(seconds), url], { maxBuffer: 16 * 1024 * 1024 });
-  const result = JSON.parse(stdout) as { requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; timeouts: number };
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [autocannonCli, '--json', '-c', String(connections), '-d', String(seconds), url],
+    { maxBuffer: 16 * 1024 * 1024 },
+  );
+  const result = JSON.parse(stdout) as {
+    requests: { average: number; total: number };
+    latency: { p50: number; p99: number };
+    non2xx: number;
+    errors: number;
+    timeouts: number;
+  };
   return {
     target: 'bare node:http',
     operation: 'fixed JSON',
@@ -127,7 +147,9 @@ async function autocannon(url: string): Promise<Row> {
 /** An order to read back in the get-order rows. */
 async function someOrder(target: string, url: string): Promise<string> {
   const quote = await (await fetch(`${url}/v4/get-quote?${quoteQuery}`)).json();
-  const created = (await (await fetch(`${url}/v4/create-order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(quote) })).json()) as { onramp?: { order_id: string } };
+  const created = (await (
+    await fetch(`${url}/v4/create-order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(quote) })
+  ).json()) as { onramp?: { order_id: string } };
   if (!created.onramp) throw new Error(`${target}: create-order failed: ${JSON.stringify(created)}`);
   return created.onramp.order_id;
 }
@@ -152,7 +174,12 @@ async function fetchQuotes(url: string, count: number): Promise<string[]> {
 const checkingEveryResponse = 'server, embedded, every response checked';
 
 const startServer = (extra: string[], env: NodeJS.ProcessEnv, config: string) =>
-  startProcess({ command: process.execPath, args: (port) => [serverMain, '--config', config, '--port', String(port), ...extra], env: { LOG_LEVEL: 'warn', ...env }, probePath: '/health' });
+  startProcess({
+    command: process.execPath,
+    args: (port) => [serverMain, '--config', config, '--port', String(port), ...extra],
+    env: { LOG_LEVEL: 'warn', ...env },
+    probePath: '/health',
+  });
 
 interface Target {
   name: string;
@@ -181,16 +208,38 @@ async function main(): Promise<void> {
   };
   let cluster: PostgresCluster | undefined;
   try {
-    const bare = await started(startProcess({ command: process.execPath, args: (port) => [here('./bare-server.mjs'), '--port', String(port)] }));
-    const mock = await started(startProcess({ command: process.execPath, args: (port) => [mockCli, '--port', String(port)], probePath: '/v4/get-routes' }));
-    const targets: Target[] = [{ name: 'Prism mock', process: mock, orderId: '8d3c7a0e-5f1b-4b6e-9a51-2f0c7e4d9b12', server: false, watched: { target: mock.pid } }];
-    const server = async (name: string, extra: string[], env: NodeJS.ProcessEnv, postgres?: PostgresCluster, options: { config?: string; quoteOnly?: boolean } = {}) => {
+    const bare = await started(
+      startProcess({ command: process.execPath, args: (port) => [here('./bare-server.mjs'), '--port', String(port)] }),
+    );
+    const mock = await started(
+      startProcess({ command: process.execPath, args: (port) => [mockCli, '--port', String(port)], probePath: '/v4/get-routes' }),
+    );
+    const targets: Target[] = [
+      { name: 'Prism mock', process: mock, orderId: '8d3c7a0e-5f1b-4b6e-9a51-2f0c7e4d9b12', server: false, watched: { target: mock.pid } },
+    ];
+    const server = async (
+      name: string,
+      extra: string[],
+      env: NodeJS.ProcessEnv,
+      postgres?: PostgresCluster,
+      options: { config?: string; quoteOnly?: boolean } = {},
+    ) => {
       const running = await started(startServer(extra, env, options.config ?? config));
       const watched = { target: running.pid, ...(postgres ? { postgres: postgres.pid() } : {}) };
-      targets.push({ name, process: running, orderId: await someOrder(name, running.url), server: true, watched, quoteOnly: options.quoteOnly });
+      targets.push({
+        name,
+        process: running,
+        orderId: await someOrder(name, running.url),
+        server: true,
+        watched,
+        quoteOnly: options.quoteOnly,
+      });
     };
     await server('server, embedded', ['--data-dir', join(work, 'data')], {});
-    await server(checkingEveryResponse, ['--data-dir', join(work, 'data-checking')], {}, undefined, { config: benchConfig({ every: 1 }), quoteOnly: true });
+    await server(checkingEveryResponse, ['--data-dir', join(work, 'data-checking')], {}, undefined, {
+      config: benchConfig({ every: 1 }),
+      quoteOnly: true,
+    });
     const binaries = findPostgres();
     if ('missing' in binaries) {
       notes.push(`PostgreSQL rows skipped: ${binaries.missing}`);
@@ -201,9 +250,12 @@ async function main(): Promise<void> {
     }
 
     const rows: Row[] = [await load('bare node:http', 'fixed JSON', bare.url, { target: bare.pid }), await autocannon(bare.url)];
-    for (const target of targets) rows.push(await load(target.name, 'get-quote', `${target.process.url}/v4/get-quote?${quoteQuery}`, target.watched));
-    for (const target of targets.filter((target) => !target.quoteOnly)) rows.push(await load(target.name, 'get-order', `${target.process.url}/v4/get-order/${target.orderId}`, target.watched));
-    for (const target of targets.filter((target) => target.server && !target.quoteOnly)) rows.push(await createOrderRow(target.name, target.process.url, target.watched));
+    for (const target of targets)
+      rows.push(await load(target.name, 'get-quote', `${target.process.url}/v4/get-quote?${quoteQuery}`, target.watched));
+    for (const target of targets.filter((target) => !target.quoteOnly))
+      rows.push(await load(target.name, 'get-order', `${target.process.url}/v4/get-order/${target.orderId}`, target.watched));
+    for (const target of targets.filter((target) => target.server && !target.quoteOnly))
+      rows.push(await createOrderRow(target.name, target.process.url, target.watched));
     report(rows, notes);
   } finally {
     await Promise.all(processes.map((target) => target.stop()));
@@ -213,7 +265,7 @@ async function main(): Promise<void> {
 
 /** The target's CPU time per request in µs (its share of a core over the requests it answered each second). */
 function cpuPerRequest(row: Row): string {
-  return row.cpu && row.requestsPerSecond > 0 ? ((row.cpu.target / 100) * 1e6 / row.requestsPerSecond).toFixed(0) : '';
+  return row.cpu && row.requestsPerSecond > 0 ? (((row.cpu.target / 100) * 1e6) / row.requestsPerSecond).toFixed(0) : '';
 }
 
 /** CPU use during the row in % of one core (the machine's out of 100 × cores), '-' where not watched. */
@@ -224,13 +276,22 @@ function cpuShares(row: Row): string {
 }
 
 function report(rows: Row[], notes: string[]): void {
-  const find = (target: string, operation: string, generator = 'wrk') => rows.find((row) => row.target === target && row.operation === operation && row.generator === generator);
+  const find = (target: string, operation: string, generator = 'wrk') =>
+    rows.find((row) => row.target === target && row.operation === operation && row.generator === generator);
   const ceiling = find('bare node:http', 'fixed JSON')!.requestsPerSecond;
   const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
-  console.log(`\nwrk -t${threads} (-t1 for create-order) -c${connections}, ${seconds} s per row, loopback, Node ${process.version}, ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)} at the end\n`);
-  console.log(`CPU: % of one core during the row (target's processes, PostgreSQL's, wrk's; the machine's busy share of ${cpus().length * 100}), from /proc; µs/request: the target's CPU time per request.`);
-  console.log(`Servers: the sandbox configuration, rate limit out of the way, responses checked one in ${checkEvery} (checkResponses.every); "${checkingEveryResponse}" checks every one, as the sandbox does.\n`);
-  console.log('| target | operation | generator | requests/s | p50 ms | p99 ms | × Prism mock | % of bare node:http | non-2xx/errors | CPU % target / PostgreSQL / wrk / machine | target CPU µs/request |');
+  console.log(
+    `\nwrk -t${threads} (-t1 for create-order) -c${connections}, ${seconds} s per row, loopback, Node ${process.version}, ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)} at the end\n`,
+  );
+  console.log(
+    `CPU: % of one core during the row (target's processes, PostgreSQL's, wrk's; the machine's busy share of ${cpus().length * 100}), from /proc; µs/request: the target's CPU time per request.`,
+  );
+  console.log(
+    `Servers: the sandbox configuration, rate limit out of the way, responses checked one in ${checkEvery} (checkResponses.every); "${checkingEveryResponse}" checks every one, as the sandbox does.\n`,
+  );
+  console.log(
+    '| target | operation | generator | requests/s | p50 ms | p99 ms | × Prism mock | % of bare node:http | non-2xx/errors | CPU % target / PostgreSQL / wrk / machine | target CPU µs/request |',
+  );
   console.log('| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const row of rows) {
     const mock = find('Prism mock', row.operation);
@@ -242,23 +303,47 @@ function report(rows: Row[], notes: string[]): void {
   const orders = rows.filter((row) => row.operation === 'create-order');
   if (orders.length) {
     console.log('\ncreate-order: orders acknowledged with 201 per second (each quote used once)');
-    for (const row of orders) console.log(`- ${row.target}: ${fixed((row.requests - row.failures) / seconds)} orders/s (p50 ${fixed(row.p50Ms, 2)} ms, p99 ${fixed(row.p99Ms, 2)} ms, ${row.failures} not 201)`);
+    for (const row of orders)
+      console.log(
+        `- ${row.target}: ${fixed((row.requests - row.failures) / seconds)} orders/s (p50 ${fixed(row.p50Ms, 2)} ms, p99 ${fixed(row.p99Ms, 2)} ms, ${row.failures} not 201)`,
+      );
   }
   const generators = find('bare node:http', 'fixed JSON', 'autocannon CLI');
   if (generators) console.log(`\nautocannon reports latency in whole milliseconds.`);
-  if (generators) console.log(`Generator check on the bare row: wrk ${fixed(ceiling)} req/s, autocannon CLI ${fixed(generators.requestsPerSecond)} req/s (wrk / autocannon = ${fixed(ceiling / generators.requestsPerSecond, 2)}).`);
+  if (generators)
+    console.log(
+      `Generator check on the bare row: wrk ${fixed(ceiling)} req/s, autocannon CLI ${fixed(generators.requestsPerSecond)} req/s (wrk / autocannon = ${fixed(ceiling / generators.requestsPerSecond, 2)}).`,
+    );
   const ratio = (target: string, operation: string, base: string) => {
     const row = find(target, operation);
     const other = find(base, operation);
     return row && other ? row.requestsPerSecond / other.requestsPerSecond : Number.NaN;
   };
   const checks: Array<[string, boolean]> = [
-    [`get-quote, embedded: ${fixed(ratio('server, embedded', 'get-quote', 'Prism mock'), 1)}× the mock (target ≥ 10×)`, ratio('server, embedded', 'get-quote', 'Prism mock') >= 10],
-    [`get-quote, embedded: ${fixed(((find('server, embedded', 'get-quote')?.requestsPerSecond ?? 0) / ceiling) * 100, 1)}% of bare node:http (target ≥ 25%)`, (find('server, embedded', 'get-quote')?.requestsPerSecond ?? 0) / ceiling >= 0.25],
-    [`get-order, embedded: ${fixed(ratio('server, embedded', 'get-order', 'Prism mock'), 1)}× the mock (target ≥ 5×)`, ratio('server, embedded', 'get-order', 'Prism mock') >= 5],
-    [`get-order, PostgreSQL 1 worker: ${fixed(ratio('server, PostgreSQL, 1 worker', 'get-order', 'Prism mock'), 1)}× the mock (target ≥ 5×)`, ratio('server, PostgreSQL, 1 worker', 'get-order', 'Prism mock') >= 5],
-    [`get-quote, PostgreSQL 2 workers / 1 worker: ${fixed(ratio('server, PostgreSQL, 2 workers', 'get-quote', 'server, PostgreSQL, 1 worker'), 2)}`, ratio('server, PostgreSQL, 2 workers', 'get-quote', 'server, PostgreSQL, 1 worker') > 1],
-    [`get-order, PostgreSQL 2 workers / 1 worker: ${fixed(ratio('server, PostgreSQL, 2 workers', 'get-order', 'server, PostgreSQL, 1 worker'), 2)}`, ratio('server, PostgreSQL, 2 workers', 'get-order', 'server, PostgreSQL, 1 worker') > 1],
+    [
+      `get-quote, embedded: ${fixed(ratio('server, embedded', 'get-quote', 'Prism mock'), 1)}× the mock (target ≥ 10×)`,
+      ratio('server, embedded', 'get-quote', 'Prism mock') >= 10,
+    ],
+    [
+      `get-quote, embedded: ${fixed(((find('server, embedded', 'get-quote')?.requestsPerSecond ?? 0) / ceiling) * 100, 1)}% of bare node:http (target ≥ 25%)`,
+      (find('server, embedded', 'get-quote')?.requestsPerSecond ?? 0) / ceiling >= 0.25,
+    ],
+    [
+      `get-order, embedded: ${fixed(ratio('server, embedded', 'get-order', 'Prism mock'), 1)}× the mock (target ≥ 5×)`,
+      ratio('server, embedded', 'get-order', 'Prism mock') >= 5,
+    ],
+    [
+      `get-order, PostgreSQL 1 worker: ${fixed(ratio('server, PostgreSQL, 1 worker', 'get-order', 'Prism mock'), 1)}× the mock (target ≥ 5×)`,
+      ratio('server, PostgreSQL, 1 worker', 'get-order', 'Prism mock') >= 5,
+    ],
+    [
+      `get-quote, PostgreSQL 2 workers / 1 worker: ${fixed(ratio('server, PostgreSQL, 2 workers', 'get-quote', 'server, PostgreSQL, 1 worker'), 2)}`,
+      ratio('server, PostgreSQL, 2 workers', 'get-quote', 'server, PostgreSQL, 1 worker') > 1,
+    ],
+    [
+      `get-order, PostgreSQL 2 workers / 1 worker: ${fixed(ratio('server, PostgreSQL, 2 workers', 'get-order', 'server, PostgreSQL, 1 worker'), 2)}`,
+      ratio('server, PostgreSQL, 2 workers', 'get-order', 'server, PostgreSQL, 1 worker') > 1,
+    ],
     ...rows
       .filter((row) => row.target.startsWith('server') && row.operation !== 'create-order')
       .map((row): [string, boolean] => [`${row.target} ${row.operation}: p99 ${fixed(row.p99Ms, 2)} ms (target ≤ 5 ms)`, row.p99Ms <= 5]),

@@ -20,10 +20,22 @@ export interface LoadOptions {
 }
 
 export async function wrk(url: string, options: LoadOptions): Promise<LoadResult> {
-  const args = [`-t${options.threads}`, `-c${options.connections}`, `-d${options.seconds}s`, '--latency', ...(options.script ? ['-s', options.script.path] : []), url, ...(options.script?.args.length ? ['--', ...options.script.args] : [])];
+  const args = [
+    `-t${options.threads}`,
+    `-c${options.connections}`,
+    `-d${options.seconds}s`,
+    '--latency',
+    ...(options.script ? ['-s', options.script.path] : []),
+    url,
+    ...(options.script?.args.length ? ['--', ...options.script.args] : []),
+  ];
   const { stdout } = await promisify(execFile)('wrk', args, { timeout: (options.seconds + 30) * 1000 });
   const number = (pattern: RegExp) => Number(pattern.exec(stdout)?.[1] ?? 0);
-  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout)?.slice(1).reduce((sum, count) => sum + Number(count), 0) ?? 0;
+  const socketErrors =
+    /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/
+      .exec(stdout)
+      ?.slice(1)
+      .reduce((sum, count) => sum + Number(count), 0) ?? 0;
   return {
     requestsPerSecond: number(/Requests\/sec:\s+([\d.]+)/),
     p50Ms: latencyMs(stdout, '50%'),

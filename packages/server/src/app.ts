@@ -9,7 +9,17 @@ import { registerAccess } from './http/access.js';
 import { registerCors } from './http/cors.js';
 import { DomainError, invalidRequest } from './errors.js';
 import { documentPath, readDocument, type GatewayDocument } from './http/document.js';
-import { answerFailure, ApiFailure, internalError, malformedRequest, methodNotAllowed, operationOf, pathNamesNoOperation, statusTable, unknownPath } from './http/failures.js';
+import {
+  answerFailure,
+  ApiFailure,
+  internalError,
+  malformedRequest,
+  methodNotAllowed,
+  operationOf,
+  pathNamesNoOperation,
+  statusTable,
+  unknownPath,
+} from './http/failures.js';
 import { registerOperations } from './http/register-operations.js';
 import { createCompilers } from './http/validation.js';
 import type { ApiKeys } from './keys/keys.js';
@@ -112,11 +122,18 @@ export async function buildApp(services: Services, options: AppOptions): Promise
 function requestError(error: FastifyError, bodyLimit: number, headers: Record<string, unknown>): DomainError | undefined {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return invalidRequest(`the request body is larger than ${bodyLimit} bytes`, { max: String(bodyLimit), actual: String(headers['content-length'] ?? 'unknown') });
+      return invalidRequest(`the request body is larger than ${bodyLimit} bytes`, {
+        max: String(bodyLimit),
+        actual: String(headers['content-length'] ?? 'unknown'),
+      });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return invalidRequest('the request body must be application/json', { expected: 'application/json', actual: String(headers['content-type'] ?? 'none') });
+      return invalidRequest('the request body must be application/json', {
+        expected: 'application/json',
+        actual: String(headers['content-type'] ?? 'none'),
+      });
   }
-  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return invalidRequest('the request is malformed', { message: error.message });
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500)
+    return invalidRequest('the request is malformed', { message: error.message });
   return undefined;
 }
 

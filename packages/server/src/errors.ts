@@ -28,7 +28,8 @@ export class OrderStateError extends DomainError {
   }
 }
 
-export const invalidRequest = (message: string, details: ErrorDetails = { message }) => new DomainError('INVALID_REQUEST', message, details);
+export const invalidRequest = (message: string, details: ErrorDetails = { message }) =>
+  new DomainError('INVALID_REQUEST', message, details);
 
 export const orderNotFound = (message = 'no order has this id, txid or hash') => new DomainError('ORDER_NOT_FOUND', message, null);
 

@@ -45,7 +45,10 @@ if (!Number.isInteger(workers) || workers < 1) {
   process.exit(2);
 }
 if (workers > 1 && !isWorkerProcess()) {
-  const config = loadConfig({ configFile: options.configFile, overrides: options.dataDir === undefined ? {} : { storage: { dataDir: options.dataDir } } });
+  const config = loadConfig({
+    configFile: options.configFile,
+    overrides: options.dataDir === undefined ? {} : { storage: { dataDir: options.dataDir } },
+  });
   let warnings: string[];
   try {
     warnings = checkWorkers(workers, config);

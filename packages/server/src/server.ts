@@ -56,8 +56,18 @@ export interface RunningServer {
 
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const overrides: ConfigOverrides = { ...options.config };
-  if (options.host !== undefined || options.port !== undefined) overrides.server = { ...overrides.server, ...(options.host !== undefined ? { host: options.host } : {}), ...(options.port !== undefined ? { port: options.port } : {}) };
-  if (options.dataDir !== undefined || options.databaseUrl !== undefined) overrides.storage = { ...overrides.storage, ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}), ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}) };
+  if (options.host !== undefined || options.port !== undefined)
+    overrides.server = {
+      ...overrides.server,
+      ...(options.host !== undefined ? { host: options.host } : {}),
+      ...(options.port !== undefined ? { port: options.port } : {}),
+    };
+  if (options.dataDir !== undefined || options.databaseUrl !== undefined)
+    overrides.storage = {
+      ...overrides.storage,
+      ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
+      ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
+    };
   const config = loadConfig({ configFile: options.configFile, overrides, env: options.env });
   const gateway = await createGateway(config, options);
   try {

@@ -14,7 +14,9 @@ export function checkWorkers(count: number, config: GatewayConfig): string[] {
   if (count === 1) return [];
   return [
     ...(config.rateLimits.redisUrl ? [] : ['rate limits are counted per worker; set GATEWAY_REDIS_URL to count them together']),
-    ...(config.sandbox ? ['the sandbox controls (clock, injected faults) act on the worker that receives the call; run one process to drive the sandbox'] : []),
+    ...(config.sandbox
+      ? ['the sandbox controls (clock, injected faults) act on the worker that receives the call; run one process to drive the sandbox']
+      : []),
   ];
 }
 

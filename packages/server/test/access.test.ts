@@ -17,7 +17,9 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe('API keys', () => {
   it('issues a 32-character key with keys:issue, stores only its hash, and accepts it after a restart', async () => {
-    const { stdout } = await run('pnpm', ['exec', 'tsx', 'src/keys/issue-cli.ts', '--label', 'acme', '--data-dir', dataDir], { cwd: join(import.meta.dirname, '..') });
+    const { stdout } = await run('pnpm', ['exec', 'tsx', 'src/keys/issue-cli.ts', '--label', 'acme', '--data-dir', dataDir], {
+      cwd: join(import.meta.dirname, '..'),
+    });
     const key = stdout.trim();
     expect(key).toMatch(/^[A-Za-z0-9]{32}$/);
 
@@ -56,9 +58,18 @@ describe('API keys', () => {
     const server = await testServer();
     try {
       const api = client(server.url);
-      expect(await api.get('/v4/get-routes', { authorization: 'Bearer short' })).toMatchObject({ status: 401, body: { code: 'INVALID_REQUEST', details: { expected: '32', actual: '5' } } });
-      expect(await api.get('/v4/get-routes', { authorization: `Bearer ${'k'.repeat(32)}` })).toMatchObject({ status: 401, body: { code: 'INVALID_REQUEST', error: 'unknown API key' } });
-      expect(await api.get('/v4/get-routes', { authorization: `Basic ${'k'.repeat(32)}` })).toMatchObject({ status: 401, body: { code: 'INVALID_REQUEST' } });
+      expect(await api.get('/v4/get-routes', { authorization: 'Bearer short' })).toMatchObject({
+        status: 401,
+        body: { code: 'INVALID_REQUEST', details: { expected: '32', actual: '5' } },
+      });
+      expect(await api.get('/v4/get-routes', { authorization: `Bearer ${'k'.repeat(32)}` })).toMatchObject({
+        status: 401,
+        body: { code: 'INVALID_REQUEST', error: 'unknown API key' },
+      });
+      expect(await api.get('/v4/get-routes', { authorization: `Basic ${'k'.repeat(32)}` })).toMatchObject({
+        status: 401,
+        body: { code: 'INVALID_REQUEST' },
+      });
     } finally {
       await server.close();
     }
@@ -78,7 +89,11 @@ describe('bad keys and the rate limit', () => {
       }) as typeof db.query;
       const api = client(server.url);
       expect(await api.get('/v4/get-routes', { authorization: 'Bearer short' })).toMatchObject({ status: 401 });
-      for (let i = 0; i < 2; i++) expect(await api.get('/v4/get-routes', { authorization: `Bearer ${generateApiKey()}` })).toMatchObject({ status: 401, body: { error: 'unknown API key' } });
+      for (let i = 0; i < 2; i++)
+        expect(await api.get('/v4/get-routes', { authorization: `Bearer ${generateApiKey()}` })).toMatchObject({
+          status: 401,
+          body: { error: 'unknown API key' },
+        });
       expect(lookups).toBe(2);
       // The budget of 3 is spent: a fresh unknown key, a malformed key, an unknown path and no key all get 429, with no lookup.
       for (const [path, headers] of [
@@ -88,7 +103,10 @@ describe('bad keys and the rate limit', () => {
         ['/v4/get-routes', {}],
       ] as const) {
         const answer = await api.get(path, headers);
-        expect(answer, path).toMatchObject({ status: 429, body: { code: 'EXCEEDED_LIMIT', error: expect.any(String), details: { limit: '3' } } });
+        expect(answer, path).toMatchObject({
+          status: 429,
+          body: { code: 'EXCEEDED_LIMIT', error: expect.any(String), details: { limit: '3' } },
+        });
         expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
       }
       expect(lookups).toBe(2);

@@ -6,7 +6,10 @@ import { onrampParams, testServer } from './helpers.js';
 const docsOrigin = 'http://127.0.0.1:4000';
 
 const preflight = (url: string, origin: string, method = 'POST') =>
-  fetch(url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type' } });
+  fetch(url, {
+    method: 'OPTIONS',
+    headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type' },
+  });
 
 const exposed = (response: Response) => (response.headers.get('access-control-expose-headers') ?? '').toLowerCase().split(/,\s*/);
 
@@ -24,7 +27,9 @@ describe('CORS with the sandbox configuration', () => {
     expect(response.headers.get('access-control-allow-methods')).toContain('POST');
     const registerTx = await preflight(`${server.url}/v4/register-tx`, docsOrigin, 'PATCH');
     expect(registerTx.headers.get('access-control-allow-methods')).toContain('PATCH');
-    expect(response.headers.get('access-control-allow-headers')?.toLowerCase().split(/,\s*/)).toEqual(expect.arrayContaining(['authorization', 'content-type']));
+    expect(response.headers.get('access-control-allow-headers')?.toLowerCase().split(/,\s*/)).toEqual(
+      expect.arrayContaining(['authorization', 'content-type']),
+    );
     expect(response.headers.get('vary')).toMatch(/origin/i);
   });
 
@@ -72,7 +77,9 @@ describe('CORS and the rate limit', () => {
     expect(quote.headers.get('access-control-allow-origin')).toBe('null');
     expect(exposed(quote)).toEqual(expect.arrayContaining(['retry-after', 'allow']));
 
-    const bad = await fetch(`${server.url}/v4/get-quote?${new URLSearchParams(onrampParams({ amount: 'ten' }))}`, { headers: { origin: docsOrigin } });
+    const bad = await fetch(`${server.url}/v4/get-quote?${new URLSearchParams(onrampParams({ amount: 'ten' }))}`, {
+      headers: { origin: docsOrigin },
+    });
     expect(bad.status).toBe(400);
     expect(bad.headers.get('access-control-allow-origin')).toBe(docsOrigin);
     expect(await bad.json()).toMatchObject({ code: 'INVALID_REQUEST' });

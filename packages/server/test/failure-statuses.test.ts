@@ -8,7 +8,16 @@ import { describe, expect, it } from 'vitest';
 import { documentedCodes, documentedErrorCodes, failureStatuses, loadBundle, type Operation } from '@swap-gateway/openapi';
 import { DomainError, orderNotFound, OrderStateError, type ErrorCode } from '../src/errors.js';
 import { readDocument } from '../src/http/document.js';
-import { answerFailure, edgeStatuses, internalError, malformedRequest, pathNamesNoOperation, rateLimited, statusTable, unauthorized } from '../src/http/failures.js';
+import {
+  answerFailure,
+  edgeStatuses,
+  internalError,
+  malformedRequest,
+  pathNamesNoOperation,
+  rateLimited,
+  statusTable,
+  unauthorized,
+} from '../src/http/failures.js';
 
 const document = loadBundle('gateway');
 const { operations } = readDocument(document);
@@ -16,7 +25,8 @@ const operation = (operationId: string) => operations.find((candidate) => candid
 /** Every code of the API: V4's list takes in V3's. */
 const allCodes = documentedErrorCodes(document, 'GatewayErrorCodeV4').map((entry) => entry.code as ErrorCode);
 /** The codes each failure status of the operation lists, by status. */
-const codesByStatus = (candidate: Operation) => Object.fromEntries(failureStatuses(candidate).map((status) => [status, documentedCodes(candidate, status)]));
+const codesByStatus = (candidate: Operation) =>
+  Object.fromEntries(failureStatuses(candidate).map((status) => [status, documentedCodes(candidate, status)]));
 const answer = (operationId: string | undefined, error: DomainError) => {
   const failure = answerFailure(operationId === undefined ? undefined : operation(operationId), error);
   return `${failure.status} ${failure.code}`;
@@ -37,7 +47,12 @@ describe('the document lists the codes of every failure status', () => {
   });
 
   it('reads them from the examples, shared components included', () => {
-    expect(codesByStatus(operation('getOrderV4'))).toEqual({ 401: ['INVALID_REQUEST'], 404: ['ORDER_NOT_FOUND'], 429: ['EXCEEDED_LIMIT'], 500: ['INTERNAL_ERROR', 'UNKNOWN'] });
+    expect(codesByStatus(operation('getOrderV4'))).toEqual({
+      401: ['INVALID_REQUEST'],
+      404: ['ORDER_NOT_FOUND'],
+      429: ['EXCEEDED_LIMIT'],
+      500: ['INTERNAL_ERROR', 'UNKNOWN'],
+    });
     expect(documentedCodes(operation('registerTxV4'), '400')).toContain('ORDER_NOT_FOUND');
   });
 });
@@ -71,7 +86,9 @@ describe('every code answers with a status the operation documents', () => {
 
 describe('what the examples do not list', () => {
   it('is 400 with its code where the operation documents 400', () => {
-    expect(answer('getQuoteV4', new DomainError('EXCEEDED_LIMIT', 'amount is above the largest amount of this route'))).toBe('400 EXCEEDED_LIMIT');
+    expect(answer('getQuoteV4', new DomainError('EXCEEDED_LIMIT', 'amount is above the largest amount of this route'))).toBe(
+      '400 EXCEEDED_LIMIT',
+    );
     expect(answer('createOrderV4', new DomainError('PER_ACCOUNT_LIMIT_EXCEEDED', 'limit'))).toBe('400 PER_ACCOUNT_LIMIT_EXCEEDED');
   });
 
@@ -95,7 +112,11 @@ describe('what the examples do not list', () => {
     const onGetOrder = pathNamesNoOperation(operation('getOrderV4'), 'the path has an empty id');
     const onGetOrders = pathNamesNoOperation(operation('getOrdersV4'), 'the path has an empty user_address');
     expect([onGetOrder.status, onGetOrder.code]).toEqual([404, 'ORDER_NOT_FOUND']);
-    expect([onGetOrders.status, onGetOrders.code, onGetOrders.message]).toEqual([404, 'INVALID_REQUEST', 'the path has an empty user_address: it names no operation']);
+    expect([onGetOrders.status, onGetOrders.code, onGetOrders.message]).toEqual([
+      404,
+      'INVALID_REQUEST',
+      'the path has an empty user_address: it names no operation',
+    ]);
   });
 });
 

@@ -29,7 +29,10 @@ export async function testServer(options: StartServerOptions = {}): Promise<Runn
     port: 0,
     dataDir: ':memory:',
     ...options,
-    config: { ...options.config, lifecycle: { confirmationDelaySeconds: 30, payoutDelaySeconds: 30, tickMs: 0, ...options.config?.lifecycle } },
+    config: {
+      ...options.config,
+      lifecycle: { confirmationDelaySeconds: 30, payoutDelaySeconds: 30, tickMs: 0, ...options.config?.lifecycle },
+    },
   });
 }
 
@@ -130,7 +133,10 @@ export function rawPayment(outputs: Array<{ address?: string; opReturn?: string;
   transaction.addInput(createHash('sha256').update('prevout').digest(), 0);
   transaction.setWitness(0, [new Uint8Array(71).fill(1), senderKey.publicKey]);
   for (const output of outputs) {
-    const script = output.opReturn !== undefined ? bitcoin.payments.embed({ data: [Buffer.from(output.opReturn, 'hex')] }).output! : bitcoin.address.toOutputScript(output.address!);
+    const script =
+      output.opReturn !== undefined
+        ? bitcoin.payments.embed({ data: [Buffer.from(output.opReturn, 'hex')] }).output!
+        : bitcoin.address.toOutputScript(output.address!);
     transaction.addOutput(script, output.value);
   }
   return transaction.toHex();

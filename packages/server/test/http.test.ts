@@ -31,7 +31,8 @@ describe('routes come from the document', () => {
   it('registers every path and method of the bundle', () => {
     const operations = readOperations(loadBundle('gateway'));
     expect(operations).toHaveLength(10);
-    for (const { method, path } of operations) expect(server.app.hasRoute({ method: method as 'GET', url: fastifyUrl(path) }), `${method} ${path}`).toBe(true);
+    for (const { method, path } of operations)
+      expect(server.app.hasRoute({ method: method as 'GET', url: fastifyUrl(path) }), `${method} ${path}`).toBe(true);
   });
 
   it('answers the health check', async () => {
@@ -68,14 +69,25 @@ describe('structured errors', () => {
   it('refuses a body that is not a quote, not JSON, too large or not JSON-typed', async () => {
     const notQuote = await api.post('/v4/create-order', { swap: {} });
     expect(notQuote).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST' } });
-    const broken = await fetch(`${server.url}/v4/create-order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"onramp":' });
+    const broken = await fetch(`${server.url}/v4/create-order`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"onramp":',
+    });
     expect(broken.status).toBe(400);
     expect(await broken.json()).toMatchObject({ code: 'INVALID_REQUEST', error: 'the request is malformed' });
     const large = await api.post('/v4/create-order', { onramp: { padding: 'x'.repeat(5000) } });
     expect(large).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST', details: { max: '4096' } } });
-    const text = await fetch(`${server.url}/v4/create-order`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: '<quote/>' });
+    const text = await fetch(`${server.url}/v4/create-order`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/xml' },
+      body: '<quote/>',
+    });
     expect(text.status).toBe(400);
-    expect(await text.json()).toMatchObject({ code: 'INVALID_REQUEST', details: { expected: 'application/json', actual: 'application/xml' } });
+    expect(await text.json()).toMatchObject({
+      code: 'INVALID_REQUEST',
+      details: { expected: 'application/json', actual: 'application/xml' },
+    });
   });
 
   it('answers a V3 offramp quote without ownerAddress with MISSING_OWNER_ADDRESS', async () => {

@@ -9,8 +9,13 @@ import { describe, expect, it } from 'vitest';
 
 const source = join(import.meta.dirname, '..', 'src');
 const domain = ['quote', 'orders', 'chains', 'config', 'store', 'keys'];
-const files = domain.flatMap((folder) => readdirSync(join(source, folder)).filter((name) => name.endsWith('.ts')).map((name) => `${folder}/${name}`));
-const imports = (file: string) => [...readFileSync(join(source, file), 'utf8').matchAll(/^import[^;]*?from '([^']+)'/gms)].map((match) => match[1]!);
+const files = domain.flatMap((folder) =>
+  readdirSync(join(source, folder))
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => `${folder}/${name}`),
+);
+const imports = (file: string) =>
+  [...readFileSync(join(source, file), 'utf8').matchAll(/^import[^;]*?from '([^']+)'/gms)].map((match) => match[1]!);
 
 describe('the domain imports no HTTP', () => {
   it('reads the domain files', () => {

@@ -28,7 +28,9 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const liquidity = async (chain: string, token: string) =>
-  (await api.get('/sandbox/liquidity')).body.liquidity.find((row: { chain: string; token: string }) => row.chain === chain && row.token === token);
+  (await api.get('/sandbox/liquidity')).body.liquidity.find(
+    (row: { chain: string; token: string }) => row.chain === chain && row.token === token,
+  );
 
 describe('V3 create-order of a token swap nobody could reclaim', () => {
   it('refuses a Solana token swap quoted without refundAddress or sender (was a 500)', async () => {
@@ -42,7 +44,14 @@ describe('V3 create-order of a token swap nobody could reclaim', () => {
     });
     expect(quote.status).toBe(200);
     const answer = await api.post('/v3/create-order', quote.body);
-    expect(answer).toMatchObject({ status: 400, body: { code: 'INVALID_ORDER_ARGS', error: expect.stringContaining('refundAddress'), details: { expected: 'refundAddress or sender', actual: 'none' } } });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: {
+        code: 'INVALID_ORDER_ARGS',
+        error: expect.stringContaining('refundAddress'),
+        details: { expected: 'refundAddress or sender', actual: 'none' },
+      },
+    });
   });
 
   it('refuses an EVM token swap without either (was 201 with refund_address null), and takes the sender as refund claimant', async () => {
@@ -57,7 +66,9 @@ describe('V3 create-order of a token swap nobody could reclaim', () => {
 describe('volume limits at create-order', () => {
   it('lets only one of two concurrent 90,000 USDT orders of one account through the 100,000 daily limit', async () => {
     const refundAddress = tronAccount(1);
-    const quotes = await Promise.all([1, 2].map(async () => (await api.quote(tronOfframpParams({ amount: '90000000000', refundAddress }))).body));
+    const quotes = await Promise.all(
+      [1, 2].map(async () => (await api.quote(tronOfframpParams({ amount: '90000000000', refundAddress }))).body),
+    );
     const answers = await Promise.all(quotes.map((quote) => api.post('/v4/create-order', quote)));
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 400]);
     expect(answers.find((answer) => answer.status === 400)!.body).toMatchObject({
@@ -68,11 +79,19 @@ describe('volume limits at create-order', () => {
 
   it("holds the route's global limit against concurrent orders of different accounts", async () => {
     // 90,000 of the previous test are open: each 50,000 quote fits the 150,000 limit, both orders do not.
-    const quotes = await Promise.all([2, 3].map(async (seed) => (await api.quote(tronOfframpParams({ amount: '50000000000', refundAddress: tronAccount(seed) }))).body));
-    expect(quotes.every((quote) => quote.offramp), JSON.stringify(quotes)).toBe(true);
+    const quotes = await Promise.all(
+      [2, 3].map(async (seed) => (await api.quote(tronOfframpParams({ amount: '50000000000', refundAddress: tronAccount(seed) }))).body),
+    );
+    expect(
+      quotes.every((quote) => quote.offramp),
+      JSON.stringify(quotes),
+    ).toBe(true);
     const answers = await Promise.all(quotes.map((quote) => api.post('/v4/create-order', quote)));
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 400]);
-    expect(answers.find((answer) => answer.status === 400)!.body).toMatchObject({ code: 'GLOBAL_LIMIT_EXCEEDED', details: { limit: globalLimit, token: usdtTron, chain_id: 'tron' } });
+    expect(answers.find((answer) => answer.status === 400)!.body).toMatchObject({
+      code: 'GLOBAL_LIMIT_EXCEEDED',
+      details: { limit: globalLimit, token: usdtTron, chain_id: 'tron' },
+    });
   });
 });
 
@@ -83,9 +102,15 @@ describe('create-order verifies quotes without a stored copy', () => {
     const quote = (await api.quote(tokenSwapParams())).body.tokenSwap;
     const { signedQuoteData, ...rest } = quote;
     const payload = JSON.parse(Buffer.from(signedQuoteData.split('.')[1], 'base64url').toString('utf8'));
-    const forged = new QuoteSeal('a-secret-the-forger-guessed', quoteFields).seal({ ...rest, outputAmount: { ...rest.outputAmount, amount: String(BigInt(rest.outputAmount.amount) * 2n) } }, payload);
+    const forged = new QuoteSeal('a-secret-the-forger-guessed', quoteFields).seal(
+      { ...rest, outputAmount: { ...rest.outputAmount, amount: String(BigInt(rest.outputAmount.amount) * 2n) } },
+      payload,
+    );
     const answer = await api.post('/v4/create-order', { tokenSwap: forged });
-    expect(answer).toMatchObject({ status: 400, body: { code: 'INVALID_ORDER_ARGS', details: { message: 'changed fields: outputAmount' } } });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { code: 'INVALID_ORDER_ARGS', details: { message: 'changed fields: outputAmount' } },
+    });
     expect((await api.post('/v4/create-order', { tokenSwap: quote })).status).toBe(201);
   });
 
@@ -94,7 +119,10 @@ describe('create-order verifies quotes without a stored copy', () => {
     const { signedQuoteData, ...rest } = quote;
     const payload = JSON.parse(Buffer.from(signedQuoteData.split('.')[1], 'base64url').toString('utf8'));
     const forged = new QuoteSeal('a-secret-the-forger-guessed', quoteFields).seal(rest, payload);
-    expect(await api.post('/v4/create-order', { onramp: forged })).toMatchObject({ status: 400, body: { code: 'INVALID_ORDER_ARGS', details: { message: 'signedQuoteData does not match the quote' } } });
+    expect(await api.post('/v4/create-order', { onramp: forged })).toMatchObject({
+      status: 400,
+      body: { code: 'INVALID_ORDER_ARGS', details: { message: 'signedQuoteData does not match the quote' } },
+    });
   });
 
   it('seals with a secret generated at the first start and kept in the store when none is configured', async () => {
@@ -132,7 +160,10 @@ describe('unpaid orders expire', () => {
 
     const payer = wallet('p2wpkh', 'late payer');
     await api.get(`/v4/get-max-spendable/${payer.address}`);
-    const late = await signedPayment(payer, [{ address: onramp.address, value: 1000000n }, { opReturn: onramp.op_return_data, value: 0n }]);
+    const late = await signedPayment(payer, [
+      { address: onramp.address, value: 1000000n },
+      { opReturn: onramp.op_return_data, value: 0n },
+    ]);
     expect((await api.patch('/v4/register-tx', { onramp: { order_id: onramp.order_id, bitcoin_tx_hex: late } })).body).toMatchObject({
       code: 'INVALID_REQUEST',
       details: { expected: 'inProgress', actual: 'failed' },
@@ -157,7 +188,11 @@ describe('small rules', () => {
   });
 
   it('gives addresses different simulated balances, never below the configured one less the fee of spending them', async () => {
-    const spendable = await Promise.all(['bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', wallet('p2tr').address].map(async (address) => (await api.get(`/v4/get-max-spendable/${address}`)).body.amount.amount));
+    const spendable = await Promise.all(
+      ['bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', wallet('p2tr').address].map(
+        async (address) => (await api.get(`/v4/get-max-spendable/${address}`)).body.amount.amount,
+      ),
+    );
     expect(new Set(spendable).size).toBe(2);
     for (const amount of spendable) expect(BigInt(amount)).toBeGreaterThan(BigInt(sandbox.bitcoin.simulatedBalanceSats) - 10_000n);
   });

@@ -45,7 +45,9 @@ async function order(params: Record<string, string>, version: 'v3' | 'v4' = 'v4'
 }
 
 const liquidity = async (chain: string, token: string) =>
-  (await api.get('/sandbox/liquidity')).body.liquidity.find((row: { chain: string; token: string }) => row.chain === chain && row.token === token);
+  (await api.get('/sandbox/liquidity')).body.liquidity.find(
+    (row: { chain: string; token: string }) => row.chain === chain && row.token === token,
+  );
 
 describe('create-order', () => {
   it('gives an onramp a fresh deposit address, OP_RETURN data and a PSBT paying it from the sender', async () => {
@@ -92,11 +94,20 @@ describe('create-order', () => {
   it('refuses a tampered, an expired and a reused quote', async () => {
     const quote = (await api.quote(tokenSwapParams())).body;
     const tampered = { tokenSwap: { ...quote.tokenSwap, outputAmount: { ...quote.tokenSwap.outputAmount, amount: '999999999' } } };
-    expect((await api.post('/v4/create-order', tampered)).body).toMatchObject({ code: 'INVALID_ORDER_ARGS', details: { message: 'changed fields: outputAmount' } });
+    expect((await api.post('/v4/create-order', tampered)).body).toMatchObject({
+      code: 'INVALID_ORDER_ARGS',
+      details: { message: 'changed fields: outputAmount' },
+    });
     const { signedQuoteData: _seal, ...unsealed } = tampered.tokenSwap;
-    expect((await api.post('/v4/create-order', { tokenSwap: unsealed })).body).toMatchObject({ code: 'INVALID_ORDER_ARGS', details: { message: 'changed fields: outputAmount' } });
+    expect((await api.post('/v4/create-order', { tokenSwap: unsealed })).body).toMatchObject({
+      code: 'INVALID_ORDER_ARGS',
+      details: { message: 'changed fields: outputAmount' },
+    });
     const onramp = (await api.quote(onrampParams())).body.onramp;
-    expect((await api.post('/v4/create-order', { onramp: { ...onramp, recipient: evmUser.toLowerCase() } })).body).toMatchObject({ code: 'INVALID_ORDER_ARGS', details: { message: 'signedQuoteData does not match the quote' } });
+    expect((await api.post('/v4/create-order', { onramp: { ...onramp, recipient: evmUser.toLowerCase() } })).body).toMatchObject({
+      code: 'INVALID_ORDER_ARGS',
+      details: { message: 'signedQuoteData does not match the quote' },
+    });
 
     expect((await api.post('/v4/create-order', quote)).status).toBe(201);
     const duplicate = await api.post('/v4/create-order', quote);
@@ -104,15 +115,28 @@ describe('create-order', () => {
 
     const stale = (await api.quote(tokenSwapParams())).body;
     await api.post('/sandbox/advance', { seconds: 601 });
-    expect((await api.post('/v4/create-order', stale)).body).toMatchObject({ code: 'ORDER_EXPIRED', details: { message: expect.stringMatching(/^expired at /) } });
+    expect((await api.post('/v4/create-order', stale)).body).toMatchObject({
+      code: 'ORDER_EXPIRED',
+      details: { message: expect.stringMatching(/^expired at /) },
+    });
   });
 
-  it('accepts every route\'s quote as a client generated from the public V4 document sends it, and refuses it changed', async () => {
+  it("accepts every route's quote as a client generated from the public V4 document sends it, and refuses it changed", async () => {
     /** Such a client drops null fields, and its offramp and tokenSwap models have no signedQuoteData or ownerAddress. */
     const asPublicClientSends = (route: string, quote: Record<string, unknown>) =>
-      Object.fromEntries(Object.entries(quote).filter(([field, value]) => value !== null && (route === 'onramp' || !['signedQuoteData', 'ownerAddress'].includes(field))));
+      Object.fromEntries(
+        Object.entries(quote).filter(
+          ([field, value]) => value !== null && (route === 'onramp' || !['signedQuoteData', 'ownerAddress'].includes(field)),
+        ),
+      );
     const withAffiliate = { affiliates: `${affiliate}:25` };
-    for (const params of [onrampParams(withAffiliate), offrampParams(withAffiliate), tokenSwapParams(withAffiliate), tronOfframpParams(), solanaSwapParams()]) {
+    for (const params of [
+      onrampParams(withAffiliate),
+      offrampParams(withAffiliate),
+      tokenSwapParams(withAffiliate),
+      tronOfframpParams(),
+      solanaSwapParams(),
+    ]) {
       const quote = (await api.quote(params)).body;
       const route = Object.keys(quote)[0]!;
       const sent = asPublicClientSends(route, quote[route]);
@@ -139,11 +163,19 @@ describe('create-order', () => {
       expect(created, route).toBeDefined();
       const orderId = created.body[route].order_id;
       const duplicate = { status: 400, body: { code: 'DUPLICATE_ORDER', details: { message: orderId } } };
-      expect([first, second].find((answer) => answer !== created), route).toMatchObject(duplicate);
+      expect(
+        [first, second].find((answer) => answer !== created),
+        route,
+      ).toMatchObject(duplicate);
       // Later, still within the lifetime (and so, but for its first second, in the next window).
       await api.post('/sandbox/advance', { seconds: ttlSeconds - 1 });
       expect(await api.post('/v4/create-order', sent), route).toMatchObject(duplicate);
-      expect(await api.post('/v3/create-order', { [route]: { ...unsealed, ...(route === 'offramp' ? { ownerAddress: quote[route].ownerAddress } : {}) } }), route).toMatchObject(duplicate);
+      expect(
+        await api.post('/v3/create-order', {
+          [route]: { ...unsealed, ...(route === 'offramp' ? { ownerAddress: quote[route].ownerAddress } : {}) },
+        }),
+        route,
+      ).toMatchObject(duplicate);
       // Two lifetimes on, the same values make a new order, as a quote requested again then would.
       await api.post('/sandbox/advance', { seconds: ttlSeconds + 1 });
       const again = await api.post('/v4/create-order', sent);
@@ -154,7 +186,10 @@ describe('create-order', () => {
 
   it('refuses a PSBT the sender cannot fund', async () => {
     const balance = String(await simulatedBalance(senderAddress));
-    const answer = await api.post('/v4/create-order', (await api.quote(onrampParams({ sender: senderAddress, amount: String(BigInt(balance) + 1000n) }))).body);
+    const answer = await api.post(
+      '/v4/create-order',
+      (await api.quote(onrampParams({ sender: senderAddress, amount: String(BigInt(balance) + 1000n) }))).body,
+    );
     expect(answer).toMatchObject({ status: 400, body: { code: 'INSUFFICIENT_CONFIRMED_FUNDS', details: { available: balance } } });
   });
 
@@ -180,7 +215,8 @@ describe('liquidity', () => {
       expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
       const refused = answers.filter((answer) => answer.status === 400);
       expect(refused).toHaveLength(5);
-      for (const answer of refused) expect(answer.body).toMatchObject({ code: 'INSUFFICIENT_SOLVER_BALANCE', details: { required: '995500', available: '13500' } });
+      for (const answer of refused)
+        expect(answer.body).toMatchObject({ code: 'INSUFFICIENT_SOLVER_BALANCE', details: { required: '995500', available: '13500' } });
       const row = (await smallApi.get('/sandbox/liquidity')).body.liquidity.find((entry: { token: string }) => entry.token === wbtcBob);
       expect(row).toMatchObject({ total: '3000000', reserved: '2986500' });
     } finally {
@@ -218,17 +254,38 @@ describe('register-tx', () => {
     const { created } = await order(onrampParams({ sender: senderAddress }));
     const { order_id, address, op_return_data, psbt_hex } = created.onramp;
     const register = (hex: string, id = order_id) => api.patch('/v4/register-tx', { onramp: { order_id: id, bitcoin_tx_hex: hex } });
-    expect((await register(psbt_hex)).body).toMatchObject({ code: 'INVALID_REQUEST', details: { expected: 'raw transaction', actual: 'psbt' } });
+    expect((await register(psbt_hex)).body).toMatchObject({
+      code: 'INVALID_REQUEST',
+      details: { expected: 'raw transaction', actual: 'psbt' },
+    });
     expect((await register('ab'.repeat(32))).body).toMatchObject({ code: 'INVALID_REQUEST', details: { actual: 'txid' } });
     expect((await register('deadbeef')).body).toMatchObject({ code: 'INVALID_REQUEST', details: { actual: 'unparseable' } });
-    expect((await register(rawPayment([{ address, value: 900000n }, { opReturn: op_return_data, value: 0n }]))).body).toMatchObject({
+    expect(
+      (
+        await register(
+          rawPayment([
+            { address, value: 900000n },
+            { opReturn: op_return_data, value: 0n },
+          ]),
+        )
+      ).body,
+    ).toMatchObject({
       code: 'INSUFFICIENT_PAYMENT_AMOUNT',
       details: { expected: '1000000', actual: '900000' },
     });
-    expect((await register(rawPayment([{ address, value: 1000000n }]))).body).toMatchObject({ code: 'INVALID_REQUEST', details: { expected: op_return_data, actual: 'none' } });
+    expect((await register(rawPayment([{ address, value: 1000000n }]))).body).toMatchObject({
+      code: 'INVALID_REQUEST',
+      details: { expected: op_return_data, actual: 'none' },
+    });
     const payer = wallet('p2wpkh', 'pays a screened address');
     await api.get(`/v4/get-max-spendable/${payer.address}`);
-    const screened = await register(await signedPayment(payer, [{ address, value: 1000000n }, { opReturn: op_return_data, value: 0n }, { address: deniedAddress, value: 5000n }]));
+    const screened = await register(
+      await signedPayment(payer, [
+        { address, value: 1000000n },
+        { opReturn: op_return_data, value: 0n },
+        { address: deniedAddress, value: 5000n },
+      ]),
+    );
     expect(screened).toMatchObject({ status: 400, body: { code: 'NON_COMPLIANT_ADDRESSES', details: { addresses: [deniedAddress] } } });
     const unknown = await register(rawPayment([{ address, value: 1000000n }]), '00000000-0000-4000-8000-000000000000');
     expect(unknown).toMatchObject({ status: 400, body: { code: 'ORDER_NOT_FOUND' } });
@@ -245,7 +302,15 @@ describe('lifecycle', () => {
     expect((await api.get(`/v4/get-order/${id}`)).body.status).toEqual({ inProgress: { pending_btc_payment: null, refund_tx: null } });
     await api.post('/sandbox/advance', { seconds: 30 });
     const settled = (await api.get(`/v4/get-order/${id}`)).body;
-    expect(settled.status.success.received_tokens).toEqual([{ chain: 'bob', token: wbtcBob, amount: settled.dstInfo.amount, txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), usd: settled.dstInfo.usd }]);
+    expect(settled.status.success.received_tokens).toEqual([
+      {
+        chain: 'bob',
+        token: wbtcBob,
+        amount: settled.dstInfo.amount,
+        txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        usd: settled.dstInfo.usd,
+      },
+    ]);
     expect(settled.estimatedTimeInSecs).toBe(0);
   });
 
@@ -257,18 +322,35 @@ describe('lifecycle', () => {
     await api.post('/sandbox/advance', { seconds: 31 });
     const pending = (await api.get(`/v3/get-order/${sourceHash.toUpperCase().replace('0X', '0x')}`)).body;
     expect(pending.id).toBe(id);
-    expect(pending.status.inProgress.pending_btc_payment).toEqual({ txid: expect.stringMatching(/^[0-9a-f]{64}$/), amount: pending.dstInfo.amount, usd: pending.dstInfo.usd });
+    expect(pending.status.inProgress.pending_btc_payment).toEqual({
+      txid: expect.stringMatching(/^[0-9a-f]{64}$/),
+      amount: pending.dstInfo.amount,
+      usd: pending.dstInfo.usd,
+    });
     await api.post('/sandbox/advance', { seconds: 31 });
     const settled = (await api.get(`/v4/get-order/${id}`)).body;
-    expect(settled.status.success.received_tokens[0]).toMatchObject({ chain: 'bitcoin', txHash: pending.status.inProgress.pending_btc_payment.txid });
+    expect(settled.status.success.received_tokens[0]).toMatchObject({
+      chain: 'bitcoin',
+      txHash: pending.status.inProgress.pending_btc_payment.txid,
+    });
   });
 
   it('reaches failed and refunded when the sandbox forces them, and only from inProgress', async () => {
     const failed = (await order(tokenSwapParams())).created.tokenSwap.order_id;
     const refunded = (await order(tokenSwapParams())).created.tokenSwap.order_id;
-    expect((await api.post(`/sandbox/orders/${failed}/outcome`, { outcome: 'failed', reason: 'aggregator reverted' })).body.status).toEqual({ failed: { reason: 'aggregator reverted' } });
+    expect((await api.post(`/sandbox/orders/${failed}/outcome`, { outcome: 'failed', reason: 'aggregator reverted' })).body.status).toEqual(
+      { failed: { reason: 'aggregator reverted' } },
+    );
     const refund = (await api.post(`/sandbox/orders/${refunded}/outcome`, { outcome: 'refunded' })).body;
-    expect(refund.status.refunded.refunded_tokens).toEqual([{ chain: 'base', token: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', amount: '250000000', txHash: expect.stringMatching(/^0x/), usd: '250.00' }]);
+    expect(refund.status.refunded.refunded_tokens).toEqual([
+      {
+        chain: 'base',
+        token: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+        amount: '250000000',
+        txHash: expect.stringMatching(/^0x/),
+        usd: '250.00',
+      },
+    ]);
     expect((await api.post(`/sandbox/orders/${failed}/outcome`, { outcome: 'success' })).status).toBe(409);
     expect((await api.post(`/sandbox/orders/${failed}/outcome`, { outcome: 'maybe' })).status).toBe(400);
     expect((await api.get('/v4/get-order/00000000-0000-4000-8000-000000000000')).body).toMatchObject({ code: 'ORDER_NOT_FOUND' });
@@ -295,7 +377,9 @@ describe('get-orders', () => {
     const user = '0x3333333333333333333333333333333333333333';
     // The next orders get sequence numbers that gain a digit (…98, …99, 1…00, 1…01): compared as
     // text, "99" sorts after "101".
-    const [{ last }] = (await server.services.db.query<{ last: string }>(`SELECT last_value::text AS last FROM orders_seq_seq`)) as [{ last: string }];
+    const [{ last }] = (await server.services.db.query<{ last: string }>(`SELECT last_value::text AS last FROM orders_seq_seq`)) as [
+      { last: string },
+    ];
     await server.services.db.query(`SELECT setval('orders_seq_seq', $1)`, [10 ** (last.length + 1) - 3]);
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) ids.push((await order(tokenSwapParams({ recipient: user }))).created.tokenSwap.order_id);
@@ -321,14 +405,20 @@ describe('get-orders', () => {
     expect((await api.get(`/v4/get-orders/${user}?cursor=${forged}`)).body).toMatchObject({ code: 'INVALID_CURSOR' });
     expect((await api.get(`/v4/get-orders/${user}?cursor=${payload}.${mac}x`)).body.code).toBe('INVALID_CURSOR');
     expect((await api.get(`/v4/get-orders/${evmUser}?cursor=${nextCursor}`)).body.code).toBe('INVALID_CURSOR');
-    expect((await api.get(`/v4/get-orders/${user}?limit=101`)).body).toMatchObject({ code: 'INVALID_REQUEST', details: { max: '100', actual: '101' } });
+    expect((await api.get(`/v4/get-orders/${user}?limit=101`)).body).toMatchObject({
+      code: 'INVALID_REQUEST',
+      details: { max: '100', actual: '101' },
+    });
   });
 
   it('answers what a Bitcoin address can spend in the public GatewayMaxSpendable shape, and refuses anything else', async () => {
     const balance = await simulatedBalance(senderAddress);
     expect(balance).toBeGreaterThanOrEqual(2500000n);
     const { body } = await api.get(`/v4/get-max-spendable/${senderAddress}`);
-    expect(body).toEqual({ userAddress: senderAddress, amount: { address: '0x0000000000000000000000000000000000000000', amount: expect.stringMatching(/^[0-9]+$/), chain: 'bitcoin' } });
+    expect(body).toEqual({
+      userAddress: senderAddress,
+      amount: { address: '0x0000000000000000000000000000000000000000', amount: expect.stringMatching(/^[0-9]+$/), chain: 'bitcoin' },
+    });
     // The balance less the fee of spending its three UTXOs at 12 sat/vB (a few hundred vbytes).
     const fee = balance - BigInt(body.amount.amount);
     expect(fee).toBeGreaterThan(12n * 200n);

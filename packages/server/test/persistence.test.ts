@@ -47,7 +47,10 @@ describe('restart', () => {
     let server = await testServer({ dataDir });
     let api = client(server.url);
     const orders: string[] = [];
-    for (let i = 0; i < 3; i++) orders.push((await api.post('/v4/create-order', (await api.quote(tokenSwapParams({ recipient: user }))).body)).body.tokenSwap.order_id);
+    for (let i = 0; i < 3; i++)
+      orders.push(
+        (await api.post('/v4/create-order', (await api.quote(tokenSwapParams({ recipient: user }))).body)).body.tokenSwap.order_id,
+      );
     const onramp = (await api.post('/v4/create-order', (await api.quote(onrampParams())).body)).body.onramp;
     const unused = (await api.quote(onrampParams())).body;
     const { nextCursor } = (await api.get(`/v4/get-orders/${user}?limit=1`)).body;
@@ -57,9 +60,17 @@ describe('restart', () => {
     server = await testServer({ dataDir });
     api = client(server.url);
     try {
-      expect((await api.get(`/v4/get-order/${onramp.order_id}`)).body).toMatchObject({ id: onramp.order_id, depositAddress: onramp.address });
-      expect((await api.get(`/v4/get-orders/${user}?cursor=${nextCursor}`)).body.orders.map((order: { id: string }) => order.id)).toEqual([orders[1], orders[0]]);
-      expect((await api.get('/sandbox/liquidity')).body.liquidity.find((row: { token: string }) => row.token === wbtcBob).reserved).toBe(reserved);
+      expect((await api.get(`/v4/get-order/${onramp.order_id}`)).body).toMatchObject({
+        id: onramp.order_id,
+        depositAddress: onramp.address,
+      });
+      expect((await api.get(`/v4/get-orders/${user}?cursor=${nextCursor}`)).body.orders.map((order: { id: string }) => order.id)).toEqual([
+        orders[1],
+        orders[0],
+      ]);
+      expect((await api.get('/sandbox/liquidity')).body.liquidity.find((row: { token: string }) => row.token === wbtcBob).reserved).toBe(
+        reserved,
+      );
       const created = await api.post('/v4/create-order', unused);
       expect(created.status).toBe(201);
       // Deposit addresses keep counting: the new order does not reuse the old one's address.
@@ -72,7 +83,10 @@ describe('restart', () => {
   it('keeps an order acknowledged with 201 when the server is killed with SIGKILL', async () => {
     const dataDir = tempDir();
     // node itself runs the server (tsx as a loader), so the pid killed is the server's.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/child-server.ts', dataDir], { cwd: join(import.meta.dirname, '..'), stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/child-server.ts', dataDir], {
+      cwd: join(import.meta.dirname, '..'),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const url = await new Promise<string>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => {
         const line = chunk.toString().trim();

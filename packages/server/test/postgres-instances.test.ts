@@ -55,7 +55,15 @@ describe.skipIf('missing' in binaries)('three instances on one PostgreSQL', () =
     cluster = await startPostgres(binaries as Exclude<typeof binaries, { missing: string }>);
     // Started one after another, so that the migrations and the generated signing secret are not what is tested here.
     instances = [];
-    for (let i = 0; i < 3; i++) instances.push(await testServer({ databaseUrl: cluster.url, dataDir: undefined, config: { liquidity }, adapters: { settlement: chains, bitcoin } }));
+    for (let i = 0; i < 3; i++)
+      instances.push(
+        await testServer({
+          databaseUrl: cluster.url,
+          dataDir: undefined,
+          config: { liquidity },
+          adapters: { settlement: chains, bitcoin },
+        }),
+      );
     apis = instances.map((instance) => client(instance.url));
   });
   afterAll(async () => {
@@ -64,7 +72,8 @@ describe.skipIf('missing' in binaries)('three instances on one PostgreSQL', () =
   });
 
   /** Request `i` goes to instance `i % 3`. */
-  const spread = <T>(count: number, request: (api: ReturnType<typeof client>, index: number) => Promise<T>) => Promise.all(Array.from({ length: count }, (_, index) => request(apis[index % 3]!, index)));
+  const spread = <T>(count: number, request: (api: ReturnType<typeof client>, index: number) => Promise<T>) =>
+    Promise.all(Array.from({ length: count }, (_, index) => request(apis[index % 3]!, index)));
 
   it('never reserves more than the market maker holds', async () => {
     const quotes = await spread(9, async (api) => (await api.quote(onrampParams())).body);
@@ -74,7 +83,8 @@ describe.skipIf('missing' in binaries)('three instances on one PostgreSQL', () =
     const row = (await apis[1]!.get('/sandbox/liquidity')).body.liquidity.find((entry: { token: string }) => entry.token === wbtcBob);
     expect(row).toMatchObject({ total: '3000000', reserved: String(3n * 995500n) });
     // Give the room back for the register-tx race below.
-    for (const answer of answers.filter((answer) => answer.status === 201)) await apis[2]!.post(`/sandbox/orders/${answer.body.onramp.order_id}/outcome`, { outcome: 'failed' });
+    for (const answer of answers.filter((answer) => answer.status === 201))
+      await apis[2]!.post(`/sandbox/orders/${answer.body.onramp.order_id}/outcome`, { outcome: 'failed' });
   });
 
   it('makes one order of a quote sent to every instance at once', async () => {
@@ -89,16 +99,27 @@ describe.skipIf('missing' in binaries)('three instances on one PostgreSQL', () =
     const quotes = await spread(9, async (api) => (await api.quote(tronOfframpParams({ amount: '30000000000', refundAddress }))).body);
     const answers = await spread(9, (api, index) => api.post('/v4/create-order', quotes[index]));
     expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
-    expect(new Set(answers.filter((answer) => answer.status !== 201).map((answer) => answer.body.code))).toEqual(new Set(['PER_ACCOUNT_LIMIT_EXCEEDED']));
+    expect(new Set(answers.filter((answer) => answer.status !== 201).map((answer) => answer.body.code))).toEqual(
+      new Set(['PER_ACCOUNT_LIMIT_EXCEEDED']),
+    );
   });
 
   it('broadcasts one of six different payments of one order registered on every instance at once', async () => {
     const order = (await apis[0]!.post('/v4/create-order', (await apis[0]!.quote(onrampParams({ amount: '100000' }))).body)).body.onramp;
     const payers = Array.from({ length: 6 }, (_, index) => wallet('p2wpkh', `instance racer ${index}`));
     for (const payer of payers) await apis[0]!.get(`/v4/get-max-spendable/${payer.address}`);
-    const payments = await Promise.all(payers.map((payer) => signedPayment(payer, [{ address: order.address, value: 100000n }, { opReturn: order.op_return_data, value: 0n }])));
+    const payments = await Promise.all(
+      payers.map((payer) =>
+        signedPayment(payer, [
+          { address: order.address, value: 100000n },
+          { opReturn: order.op_return_data, value: 0n },
+        ]),
+      ),
+    );
     const before = bitcoin.broadcasts.length;
-    const answers = await spread(6, (api, index) => api.patch('/v4/register-tx', { onramp: { order_id: order.order_id, bitcoin_tx_hex: payments[index] } }));
+    const answers = await spread(6, (api, index) =>
+      api.patch('/v4/register-tx', { onramp: { order_id: order.order_id, bitcoin_tx_hex: payments[index] } }),
+    );
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
     expect(bitcoin.broadcasts.length).toBe(before + 1);
   });

@@ -37,7 +37,8 @@ describe.skipIf('missing' in binaries)('kill -9 of a worker on PostgreSQL', () =
         const check = () => {
           for (const line of output.split('\n')) {
             const match = /"pid":(\d+).*listening on (http:\/\/[^\s"]+)/.exec(line);
-            if (match && !listening.some((worker) => worker.pid === Number(match[1]))) listening.push({ pid: Number(match[1]), url: match[2]! });
+            if (match && !listening.some((worker) => worker.pid === Number(match[1])))
+              listening.push({ pid: Number(match[1]), url: match[2]! });
           }
           if (listening.length >= count) {
             primary.stdout!.off('data', check);
@@ -61,7 +62,9 @@ describe.skipIf('missing' in binaries)('kill -9 of a worker on PostgreSQL', () =
       });
       await new Promise((resolve) => setTimeout(resolve, 200));
       process.kill(listening[0]!.pid, 'SIGKILL');
-      const acknowledged = (await Promise.all(answers)).filter((answer) => answer?.status === 201).map((answer) => answer!.body.onramp.order_id as string);
+      const acknowledged = (await Promise.all(answers))
+        .filter((answer) => answer?.status === 201)
+        .map((answer) => answer!.body.onramp.order_id as string);
       expect(acknowledged.length).toBeGreaterThan(0);
       await workersUp(3);
 

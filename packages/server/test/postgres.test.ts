@@ -48,7 +48,8 @@ describe.skipIf('missing' in binaries)('store on PostgreSQL', () => {
     const row = (await api.get('/sandbox/liquidity')).body.liquidity.find((entry: { token: string }) => entry.token === wbtcBob);
     expect(row).toMatchObject({ total: '3000000', reserved: String(3n * 995500n) });
     // Free the room again and race one quote against itself.
-    for (const answer of answers.filter((answer) => answer.status === 201)) await api.post(`/sandbox/orders/${answer.body.onramp.order_id}/outcome`, { outcome: 'failed' });
+    for (const answer of answers.filter((answer) => answer.status === 201))
+      await api.post(`/sandbox/orders/${answer.body.onramp.order_id}/outcome`, { outcome: 'failed' });
     const quote = (await api.quote(onrampParams())).body;
     const raced = await Promise.all(Array.from({ length: 4 }, () => api.post('/v4/create-order', quote)));
     expect(raced.filter((answer) => answer.status === 201)).toHaveLength(1);

@@ -2,7 +2,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { sandboxConfigFile, type GatewayConfig, type RunningServer } from '../src/index.js';
-import { affiliate, btc, client, usdtTron, evmUser, offrampParams, onrampParams, solanaSwapParams, testServer, tokenSwapParams, tronOfframpParams, usdcEthereum, wethBase } from './helpers.js';
+import {
+  affiliate,
+  btc,
+  client,
+  usdtTron,
+  evmUser,
+  offrampParams,
+  onrampParams,
+  solanaSwapParams,
+  testServer,
+  tokenSwapParams,
+  tronOfframpParams,
+  usdcEthereum,
+  wethBase,
+} from './helpers.js';
 
 let server: RunningServer;
 let api: ReturnType<typeof client>;
@@ -34,7 +48,12 @@ describe('onramp fees', () => {
     expect(quote.feeBreakdown.executionFee.amount).toBe('1200');
     expect(quote.feeBreakdown.messagingFee.amount).toBe('300');
     expect(quote.fees.amount).toBe('7000');
-    expect(quote.outputAmount).toEqual({ address: '0x03C7054BCB39f7b2e5B2c7AcB37583e32D70Cfa3', amount: '993000', chain: 'bob', usd: '963.21' });
+    expect(quote.outputAmount).toEqual({
+      address: '0x03C7054BCB39f7b2e5B2c7AcB37583e32D70Cfa3',
+      amount: '993000',
+      chain: 'bob',
+      usd: '963.21',
+    });
     expect(quote.inputAmount.usd).toBe('970.00');
     expect(quote.affiliates).toEqual([{ address: affiliate, fee: expect.objectContaining({ amount: '2500' }) }]);
     expect(quote.affiliateAddress).toBe(affiliate);
@@ -69,7 +88,10 @@ describe('onramp fees', () => {
       // 6000 - (18 + 1500) = 4482, below the route's 5000 minimum output.
       await expectCode(onrampParams({ amount: '6000' }), 'QUOTE_AMOUNT_TOO_LOW', { minimum: '5000', actual: '4482' });
       // 100 wei of WETH is worth less than one unit of USDC.
-      await expectCode(tokenSwapParams({ srcToken: wethBase, dstToken: usdcEthereum, amount: '100' }), 'INSUFFICIENT_SWAP_AMOUNT', { total_fees: '0', available_amount: '100' });
+      await expectCode(tokenSwapParams({ srcToken: wethBase, dstToken: usdcEthereum, amount: '100' }), 'INSUFFICIENT_SWAP_AMOUNT', {
+        total_fees: '0',
+        available_amount: '100',
+      });
     } finally {
       await lenient.close();
     }
@@ -79,13 +101,23 @@ describe('onramp fees', () => {
 describe('volume limits', () => {
   it('counts the orders of an account over a day, and the open orders of a route', async () => {
     const { refundAddress: _none, ...anonymous } = tronOfframpParams();
-    await expectError({ ...anonymous, amount: '500000000001' }, 'GLOBAL_LIMIT_EXCEEDED', { limit: '500000000000', token: usdtTron, chain_id: 'tron' });
+    await expectError({ ...anonymous, amount: '500000000001' }, 'GLOBAL_LIMIT_EXCEEDED', {
+      limit: '500000000000',
+      token: usdtTron,
+      chain_id: 'tron',
+    });
     const first = await api.quote(tronOfframpParams({ amount: '60000000000' }));
     expect((await api.post('/v4/create-order', first.body)).status).toBe(201);
     expect((await api.quote(tronOfframpParams({ amount: '40000000000' }))).status).toBe(200);
-    await expectError(tronOfframpParams({ amount: '40000000001' }), 'PER_ACCOUNT_LIMIT_EXCEEDED', { limit: '100000000000', token: usdtTron, chain_id: 'tron' });
+    await expectError(tronOfframpParams({ amount: '40000000001' }), 'PER_ACCOUNT_LIMIT_EXCEEDED', {
+      limit: '100000000000',
+      token: usdtTron,
+      chain_id: 'tron',
+    });
     // Another account is not held back by the first one's volume.
-    expect((await api.quote(tronOfframpParams({ amount: '40000000001', refundAddress: 'TXk8rQSAvPvBBNtqSoY6nCfsXWCSSpTVQF' }))).status).toBe(200);
+    expect(
+      (await api.quote(tronOfframpParams({ amount: '40000000001', refundAddress: 'TXk8rQSAvPvBBNtqSoY6nCfsXWCSSpTVQF' }))).status,
+    ).toBe(200);
   });
 });
 
@@ -96,7 +128,10 @@ describe('offramp and token swap', () => {
     expect(quote.feeBreakdown.inclusionFee.amount).toBe(String(12 * 141));
     expect(quote.feeBreakdown.fastestFeeRate).toBe('12');
     expect(quote.feeBreakdown.affiliateFee.amount).toBe('17500');
-    const fees = ['solverFee', 'inclusionFee', 'protocolFee', 'affiliateFee'].reduce((sum, name) => sum + BigInt(quote.feeBreakdown[name].amount), 0n);
+    const fees = ['solverFee', 'inclusionFee', 'protocolFee', 'affiliateFee'].reduce(
+      (sum, name) => sum + BigInt(quote.feeBreakdown[name].amount),
+      0n,
+    );
     expect(BigInt(quote.outputAmount.amount)).toBe(5000000n - fees);
     expect(quote.slippage).toBe(100);
     expect(quote.ownerAddress).toBe(evmUser);
@@ -114,7 +149,9 @@ describe('offramp and token swap', () => {
   });
 
   it('leaves USD values out where no price exists', async () => {
-    const { status, body } = await api.quote(tokenSwapParams({ srcToken: wethBase, dstToken: usdcEthereum, amount: '1000000000000000000' }));
+    const { status, body } = await api.quote(
+      tokenSwapParams({ srcToken: wethBase, dstToken: usdcEthereum, amount: '1000000000000000000' }),
+    );
     expect(status).toBe(200);
     expect(body.tokenSwap.inputAmount).not.toHaveProperty('usd');
     expect(body.tokenSwap.outputAmount.usd).toBeDefined();
@@ -137,17 +174,30 @@ describe('every parameter is checked for its chain', () => {
   });
 
   it('distinguishes unknown chains, disabled chains, unknown tokens and missing routes', async () => {
-    await expectError(onrampParams({ dstChain: 'bobb' }), 'INVALID_DESTINATION_CHAIN_ID', { expected: expect.stringContaining('bob'), actual: 'bobb' });
+    await expectError(onrampParams({ dstChain: 'bobb' }), 'INVALID_DESTINATION_CHAIN_ID', {
+      expected: expect.stringContaining('bob'),
+      actual: 'bobb',
+    });
     await expectError(onrampParams({ srcChain: 'litecoin' }), 'INVALID_REQUEST');
-    await expectError(onrampParams({ dstChain: 'arbitrum', dstToken: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831' }), 'DISABLED_CHAIN', { message: 'arbitrum' });
+    await expectError(onrampParams({ dstChain: 'arbitrum', dstToken: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831' }), 'DISABLED_CHAIN', {
+      message: 'arbitrum',
+    });
     await expectError(onrampParams({ dstToken: '0x0000000000000000000000000000000000000001' }), 'INVALID_REQUEST');
     await expectError(onrampParams({ dstToken: 'not-an-address' }), 'INVALID_REQUEST');
-    await expectError(tronOfframpParams({ dstChain: 'solana', dstToken: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', recipient: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM' }), 'NO_ROUTE', {
-      src_chain: 'tron',
-      src_token: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
-      dst_chain: 'solana',
-      dst_token: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
-    });
+    await expectError(
+      tronOfframpParams({
+        dstChain: 'solana',
+        dstToken: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+        recipient: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
+      }),
+      'NO_ROUTE',
+      {
+        src_chain: 'tron',
+        src_token: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+        dst_chain: 'solana',
+        dst_token: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+      },
+    );
   });
 
   it('checks affiliates: the route must take them and each fee must be in range', async () => {
@@ -158,7 +208,12 @@ describe('every parameter is checked for its chain', () => {
 
   it('lists the enabled routes, Solana among the token-swap sources', async () => {
     const { body } = await api.get('/v4/get-routes');
-    expect(body).toContainEqual({ srcChain: 'solana', srcToken: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', dstChain: 'base', dstToken: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' });
+    expect(body).toContainEqual({
+      srcChain: 'solana',
+      srcToken: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+      dstChain: 'base',
+      dstToken: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+    });
     expect(body.some((route: { dstChain: string }) => route.dstChain === 'arbitrum')).toBe(false);
   });
 });

@@ -33,7 +33,8 @@ describe.skipIf('missing' in binary)('rate limits across three instances', () =>
   // its connection waits, which failed the test with "Connection is closed".
   const start = async (redisUrl?: string) => {
     const instances: RunningServer[] = [];
-    for (let index = 0; index < 3; index++) instances.push(await testServer({ config: { rateLimits: { ...rateLimits, ...(redisUrl ? { redisUrl } : {}) } } }));
+    for (let index = 0; index < 3; index++)
+      instances.push(await testServer({ config: { rateLimits: { ...rateLimits, ...(redisUrl ? { redisUrl } : {}) } } }));
     started.push(...instances);
     return instances;
   };
@@ -55,6 +56,8 @@ describe.skipIf('missing' in binary)('rate limits across three instances', () =>
   });
 
   it('refuses to start when the configured Redis is unreachable', async () => {
-    await expect(testServer({ config: { rateLimits: { ...rateLimits, redisUrl: `${redis.url}.missing` } } })).rejects.toThrow(/rate-limit store .* is unreachable/);
+    await expect(testServer({ config: { rateLimits: { ...rateLimits, redisUrl: `${redis.url}.missing` } } })).rejects.toThrow(
+      /rate-limit store .* is unreachable/,
+    );
   });
 });

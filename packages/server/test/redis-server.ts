@@ -24,7 +24,11 @@ export interface RedisServer {
 export async function startRedis(bin: string): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'gateway-redis-'));
   const socket = join(dir, 'redis.sock');
-  const child = spawn(bin, ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  const child = spawn(
+    bin,
+    ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--save', '', '--appendonly', 'no', '--dir', dir],
+    { stdio: 'ignore' },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   for (let waited = 0; !existsSync(socket); waited += 20) {
     if (child.exitCode !== null || waited > 5000) {

@@ -39,8 +39,20 @@ describe('register-tx verifies the inputs', () => {
   it('refuses a payment spending an outpoint the chain never created, with the outpoint in details', async () => {
     const order = await onrampOrder();
     const before = broadcasts();
-    const answer = await register(order.order_id, rawPayment([{ address: order.address, value: 1000000n }, { opReturn: order.op_return_data, value: 0n }]));
-    expect(answer).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST', details: { expected: 'an unspent output known to the chain', actual: expect.stringMatching(/^[0-9a-f]{64}:0$/) } } });
+    const answer = await register(
+      order.order_id,
+      rawPayment([
+        { address: order.address, value: 1000000n },
+        { opReturn: order.op_return_data, value: 0n },
+      ]),
+    );
+    expect(answer).toMatchObject({
+      status: 400,
+      body: {
+        code: 'INVALID_REQUEST',
+        details: { expected: 'an unspent output known to the chain', actual: expect.stringMatching(/^[0-9a-f]{64}:0$/) },
+      },
+    });
     expect(broadcasts()).toBe(before);
     expect(await status(order.order_id)).toBe('inProgress');
   });
@@ -49,10 +61,18 @@ describe('register-tx verifies the inputs', () => {
     const order = await onrampOrder();
     const payer = wallet('p2wpkh', 'forger');
     await fund(payer.address);
-    const transaction = bitcoin.Transaction.fromHex(await signedPayment(payer, [{ address: order.address, value: 1000000n }, { opReturn: order.op_return_data, value: 0n }]));
+    const transaction = bitcoin.Transaction.fromHex(
+      await signedPayment(payer, [
+        { address: order.address, value: 1000000n },
+        { opReturn: order.op_return_data, value: 0n },
+      ]),
+    );
     transaction.setWitness(0, [Uint8Array.of(1), payer.key.publicKey]);
     const answer = await register(order.order_id, transaction.toHex());
-    expect(answer).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST', details: { expected: expect.any(String), actual: expect.stringMatching(/^input 0: /) } } });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { code: 'INVALID_REQUEST', details: { expected: expect.any(String), actual: expect.stringMatching(/^input 0: /) } },
+    });
     expect(await status(order.order_id)).toBe('inProgress');
   });
 
@@ -60,16 +80,28 @@ describe('register-tx verifies the inputs', () => {
     const order = await onrampOrder();
     const payer = wallet(type);
     await fund(payer.address);
-    const hex = await signedPayment(payer, [{ address: order.address, value: 1000000n }, { opReturn: order.op_return_data, value: 0n }]);
+    const hex = await signedPayment(payer, [
+      { address: order.address, value: 1000000n },
+      { opReturn: order.op_return_data, value: 0n },
+    ]);
     const answer = await register(order.order_id.toUpperCase(), hex);
-    expect(answer, JSON.stringify(answer.body)).toMatchObject({ status: 200, body: { onramp: { txid: bitcoin.Transaction.fromHex(hex).getId() } } });
+    expect(answer, JSON.stringify(answer.body)).toMatchObject({
+      status: 200,
+      body: { onramp: { txid: bitcoin.Transaction.fromHex(hex).getId() } },
+    });
   });
 
   it.each(denied)('screens a $type spender under its own address', async (payer) => {
     const order = await onrampOrder();
     await fund(payer.address);
-    const hex = await signedPayment(payer, [{ address: order.address, value: 1000000n }, { opReturn: order.op_return_data, value: 0n }]);
-    expect(await register(order.order_id, hex)).toMatchObject({ status: 400, body: { code: 'NON_COMPLIANT_ADDRESSES', details: { addresses: [payer.address] } } });
+    const hex = await signedPayment(payer, [
+      { address: order.address, value: 1000000n },
+      { opReturn: order.op_return_data, value: 0n },
+    ]);
+    expect(await register(order.order_id, hex)).toMatchObject({
+      status: 400,
+      body: { code: 'NON_COMPLIANT_ADDRESSES', details: { addresses: [payer.address] } },
+    });
   });
 });
 
@@ -82,7 +114,10 @@ describe('GET /sandbox/bitcoin/utxos/{address}', () => {
     const expected = await simulatedUtxos(payer.address);
     expect(listed.body).toEqual({ utxos: expected.map((utxo) => ({ ...utxo, value: utxo.value.toString() })) });
     // Listing alone lets the chain know the outputs: register-tx finds and verifies them.
-    const hex = await signedPayment(payer, [{ address: order.address, value: 1000000n }, { opReturn: order.op_return_data, value: 0n }]);
+    const hex = await signedPayment(payer, [
+      { address: order.address, value: 1000000n },
+      { opReturn: order.op_return_data, value: 0n },
+    ]);
     expect((await register(order.order_id, hex)).status).toBe(200);
   });
 
@@ -101,7 +136,12 @@ describe('register-tx claims the order before broadcasting', () => {
     await fund(first.address);
     await fund(second.address);
     const payments = await Promise.all(
-      [first, second].map((payer) => signedPayment(payer, [{ address: order.address, value: 1000000n }, { opReturn: order.op_return_data, value: 0n }])),
+      [first, second].map((payer) =>
+        signedPayment(payer, [
+          { address: order.address, value: 1000000n },
+          { opReturn: order.op_return_data, value: 0n },
+        ]),
+      ),
     );
     const before = broadcasts();
     const answers = await Promise.all(payments.map((hex) => register(order.order_id, hex)));

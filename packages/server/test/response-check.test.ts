@@ -10,9 +10,21 @@ const log = { error: (details: unknown) => logged.push(details) } as never;
 
 /** get-routes' 200 serializer, checking one response in `every`. */
 const serializer = (every: number) =>
-  createCompilers(source, log, { every }).serializerCompiler({ schema: { 'x-schema': responseSchemas(getRoutes)['200'] }, url: fastifyUrl(getRoutes.path), method: 'GET', httpStatus: '200' });
+  createCompilers(source, log, { every }).serializerCompiler({
+    schema: { 'x-schema': responseSchemas(getRoutes)['200'] },
+    url: fastifyUrl(getRoutes.path),
+    method: 'GET',
+    httpStatus: '200',
+  });
 
-const valid = [{ srcChain: 'bitcoin', srcToken: '0x0000000000000000000000000000000000000000', dstChain: 'bob', dstToken: '0x03C7054BCB39f7b2e5B2c7AcB37583e32D70Cfa3' }];
+const valid = [
+  {
+    srcChain: 'bitcoin',
+    srcToken: '0x0000000000000000000000000000000000000000',
+    dstChain: 'bob',
+    dstToken: '0x03C7054BCB39f7b2e5B2c7AcB37583e32D70Cfa3',
+  },
+];
 const invalid = [{ srcChain: 'bitcoin' }];
 
 describe('response check', () => {

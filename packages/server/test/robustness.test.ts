@@ -12,20 +12,29 @@ import { client, onrampParams, testServer } from './helpers.js';
 function raw(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: string) {
   const { hostname, port } = new URL(base);
   return new Promise<{ status: number; text: string; body: any; headers: Record<string, unknown> }>((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port, method, path, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => {
-        let parsed: unknown;
-        try {
-          parsed = text ? JSON.parse(text) : undefined;
-        } catch {
-          parsed = undefined;
-        }
-        resolve({ status: res.statusCode!, text, body: parsed, headers: res.headers });
-      });
-    });
+    const req = httpRequest(
+      {
+        host: hostname,
+        port,
+        method,
+        path,
+        headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => {
+          let parsed: unknown;
+          try {
+            parsed = text ? JSON.parse(text) : undefined;
+          } catch {
+            parsed = undefined;
+          }
+          resolve({ status: res.statusCode!, text, body: parsed, headers: res.headers });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -53,12 +62,22 @@ describe('NUL bytes (PostgreSQL text cannot hold them)', () => {
   });
 
   it('get-orders, get-quote and register-tx answer 400 INVALID_REQUEST', async () => {
-    for (const path of ['/v4/get-orders/%00', '/v3/get-orders/%00', `/v4/get-quote?${new URLSearchParams(onrampParams({ recipient: '\u0000' }))}`]) {
+    for (const path of [
+      '/v4/get-orders/%00',
+      '/v3/get-orders/%00',
+      `/v4/get-quote?${new URLSearchParams(onrampParams({ recipient: '\u0000' }))}`,
+    ]) {
       const answer = await raw(server.url, 'GET', path);
       expect(answer.status, path).toBe(400);
       expectErrorBody(answer, 'INVALID_REQUEST');
     }
-    const registered = await raw(server.url, 'PATCH', '/v4/register-tx', {}, JSON.stringify({ onramp: { order_id: '\u0000', bitcoin_tx_hex: 'aa' } }));
+    const registered = await raw(
+      server.url,
+      'PATCH',
+      '/v4/register-tx',
+      {},
+      JSON.stringify({ onramp: { order_id: '\u0000', bitcoin_tx_hex: 'aa' } }),
+    );
     expect(registered.status).toBe(400);
     expectErrorBody(registered, 'INVALID_REQUEST');
   });
@@ -69,7 +88,13 @@ describe('NUL bytes (PostgreSQL text cannot hold them)', () => {
       expect(answer.status, path).toBe(404);
       expectErrorBody(answer, 'ORDER_NOT_FOUND');
     }
-    const reason = await raw(server.url, 'POST', '/sandbox/orders/8d3c7a0e-5f1b-4b6e-9a51-2f0c7e4d9b12/outcome', {}, JSON.stringify({ outcome: 'failed', reason: 'a\u0000b' }));
+    const reason = await raw(
+      server.url,
+      'POST',
+      '/sandbox/orders/8d3c7a0e-5f1b-4b6e-9a51-2f0c7e4d9b12/outcome',
+      {},
+      JSON.stringify({ outcome: 'failed', reason: 'a\u0000b' }),
+    );
     expect(reason.status).toBe(400);
     expectErrorBody(reason, 'INVALID_REQUEST');
   });
@@ -142,7 +167,8 @@ describe('requests refused before routing', () => {
   });
 
   it('a number in the query is a plain decimal, nothing else (the mock reads it alike)', async () => {
-    const orders = (limit: string) => raw(server.url, 'GET', `/v4/get-orders/0x71C7656EC7ab88b098defB751B7401B5f6d8976F?limit=${encodeURIComponent(limit)}`);
+    const orders = (limit: string) =>
+      raw(server.url, 'GET', `/v4/get-orders/0x71C7656EC7ab88b098defB751B7401B5f6d8976F?limit=${encodeURIComponent(limit)}`);
     expect((await orders('20')).status).toBe(200);
     for (const limit of ['0x10', '1e2', ' 5', '5.']) {
       const answer = await orders(limit);
@@ -157,7 +183,7 @@ describe('requests refused before routing', () => {
     expectErrorBody(answer, 'INVALID_REQUEST');
   });
 
-  it('headers or a URL beyond what the server reads: the error body with the operation\'s documented status', async () => {
+  it("headers or a URL beyond what the server reads: the error body with the operation's documented status", async () => {
     const huge = { 'x-padding': 'p'.repeat(200_000) };
     const quote = await raw(server.url, 'GET', `/v4/get-quote?${new URLSearchParams(onrampParams())}`, huge);
     expect(quote.status).toBe(400);

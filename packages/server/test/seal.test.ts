@@ -4,7 +4,17 @@ import type { RouteKind } from '../src/config/config.js';
 import type { RunningServer } from '../src/index.js';
 import { canonicalJson, sealedForm } from '../src/quote/seal.js';
 import { sealedFields, type SealedField } from '../src/quote/sealed-fields.js';
-import { affiliate, client, offrampParams, onrampParams, senderAddress, solanaSwapParams, testServer, tokenSwapParams, tronOfframpParams } from './helpers.js';
+import {
+  affiliate,
+  client,
+  offrampParams,
+  onrampParams,
+  senderAddress,
+  solanaSwapParams,
+  testServer,
+  tokenSwapParams,
+  tronOfframpParams,
+} from './helpers.js';
 
 describe('canonicalJson', () => {
   it('sorts keys at every level, drops null and undefined members, keeps array order and nulls in arrays', () => {
@@ -13,7 +23,14 @@ describe('canonicalJson', () => {
   });
 
   it('writes scalars, empty containers and an object of only nulls as JSON does', () => {
-    expect([canonicalJson('a'), canonicalJson(1.5), canonicalJson(null), canonicalJson([]), canonicalJson({}), canonicalJson({ a: null })]).toEqual(['"a"', '1.5', 'null', '[]', '{}', '{}']);
+    expect([
+      canonicalJson('a'),
+      canonicalJson(1.5),
+      canonicalJson(null),
+      canonicalJson([]),
+      canonicalJson({}),
+      canonicalJson({ a: null }),
+    ]).toEqual(['"a"', '1.5', 'null', '[]', '{}', '{}']);
   });
 
   it('orders keys by UTF-16 code units', () => {
@@ -21,7 +38,15 @@ describe('canonicalJson', () => {
   });
 
   it('escapes strings and keys exactly as JSON.stringify does', () => {
-    const strings = ['plain', 'quote " and \\ backslash', 'tab\tnew\nline\u0001\u001f', 'del \u007f é €', 'pair \ud83d\ude00', 'lone \ud800 and \udfff', ''];
+    const strings = [
+      'plain',
+      'quote " and \\ backslash',
+      'tab\tnew\nline\u0001\u001f',
+      'del \u007f é €',
+      'pair \ud83d\ude00',
+      'lone \ud800 and \udfff',
+      '',
+    ];
     for (const text of strings) {
       expect(canonicalJson(text)).toBe(JSON.stringify(text));
       expect(canonicalJson({ [text]: text })).toBe(`{${JSON.stringify(text)}:${JSON.stringify(text)}}`);
@@ -42,7 +67,14 @@ describe('the sealed form of a quote', () => {
   const withAffiliate = { affiliates: `${affiliate}:25` };
   const issued = async () => {
     const quotes: Array<{ route: RouteKind; quote: Record<string, unknown> }> = [];
-    for (const params of [onrampParams(withAffiliate), onrampParams({ sender: senderAddress }), offrampParams(withAffiliate), tronOfframpParams(), tokenSwapParams(withAffiliate), solanaSwapParams()]) {
+    for (const params of [
+      onrampParams(withAffiliate),
+      onrampParams({ sender: senderAddress }),
+      offrampParams(withAffiliate),
+      tronOfframpParams(),
+      tokenSwapParams(withAffiliate),
+      solanaSwapParams(),
+    ]) {
       const body = (await api.quote(params)).body as Record<RouteKind, Record<string, unknown>>;
       const route = Object.keys(body)[0] as RouteKind;
       quotes.push({ route, quote: body[route] });
@@ -67,9 +99,22 @@ describe('the sealed form of a quote', () => {
 
   it('is the same whatever the key order and with null members left out, and changes with any value', async () => {
     const reversed = (value: unknown): unknown =>
-      Array.isArray(value) ? value.map(reversed) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).reverse().filter(([, member]) => member !== null).map(([name, member]) => [name, reversed(member)])) : value;
+      Array.isArray(value)
+        ? value.map(reversed)
+        : value && typeof value === 'object'
+          ? Object.fromEntries(
+              Object.entries(value)
+                .reverse()
+                .filter(([, member]) => member !== null)
+                .map(([name, member]) => [name, reversed(member)]),
+            )
+          : value;
     const leaves = (value: unknown, path: string[] = []): string[][] =>
-      value && typeof value === 'object' ? Object.entries(value).flatMap(([name, member]) => leaves(member, [...path, name])) : value === null ? [] : [path];
+      value && typeof value === 'object'
+        ? Object.entries(value).flatMap(([name, member]) => leaves(member, [...path, name]))
+        : value === null
+          ? []
+          : [path];
     const changed = (quote: Record<string, unknown>, path: string[], to: unknown): Record<string, unknown> => {
       const copy = structuredClone(quote);
       const parent = path.slice(0, -1).reduce<any>((node, name) => node[name], copy);

@@ -63,7 +63,8 @@ export async function signedPayment(from: TestWallet, outputs: Output[]): Promis
   }[from.type];
   psbt.addInput({ hash: utxo!.txid, index: utxo!.vout, ...input });
   for (const output of outputs) {
-    if (output.opReturn !== undefined) psbt.addOutput({ script: bitcoin.payments.embed({ data: [Buffer.from(output.opReturn, 'hex')] }).output!, value: 0n });
+    if (output.opReturn !== undefined)
+      psbt.addOutput({ script: bitcoin.payments.embed({ data: [Buffer.from(output.opReturn, 'hex')] }).output!, value: 0n });
     else psbt.addOutput({ address: output.address!, value: output.value });
   }
   // The rest goes back to the wallet, less a fee at a few sat/vB.

@@ -55,7 +55,8 @@ export function compareSchemas(base: SchemaSummary, head: SchemaSummary, directi
     if (direction === 'response') {
       add('breaking', 'field-removed', path, 'removed');
     } else {
-      if (after.get(was.parent)!.schema.closed) add('breaking', 'field-removed', path, 'removed, and its object now refuses unknown fields');
+      if (after.get(was.parent)!.schema.closed)
+        add('breaking', 'field-removed', path, 'removed, and its object now refuses unknown fields');
       else add('compatible', 'field-removed', path, 'removed from the schema; a client that still sends it is not refused');
     }
   }

@@ -34,8 +34,7 @@ export interface Declaration {
 }
 
 /** The key a declaration names a change by: method, path, location. */
-export const changeKey = (operation: OperationRef, change: Change): string =>
-  `${operation.method} ${operation.path} ${change.location}`;
+export const changeKey = (operation: OperationRef, change: Change): string => `${operation.method} ${operation.path} ${change.location}`;
 
 const normalize = (key: string): string => {
   const [method = '', ...rest] = key.trim().split(/\s+/);

@@ -69,7 +69,10 @@ export function formatReviewMarkdown(review: Review): string {
   if (review.changes.length === 0) return 'No change to any operation.\n';
   const lines: string[] = ['## API changes', '', verdict(review), ''];
   for (const [operation, changes] of byOperation(review)) {
-    lines.push(`### ${code(`${operation.method} ${operation.path}`)}${operation.operationId ? ` (${operation.operationId})` : ''}: ${operation.status}`, '');
+    lines.push(
+      `### ${code(`${operation.method} ${operation.path}`)}${operation.operationId ? ` (${operation.operationId})` : ''}: ${operation.status}`,
+      '',
+    );
     lines.push('| | Where | Change |', '| --- | --- | --- |');
     for (const reviewed of changes) {
       lines.push(`| ${status(reviewed)} | ${cell(reviewed.change.location)} | ${cell(reviewed.change.message)} |`);
@@ -107,7 +110,9 @@ function surfaceMarkdown(surface: OperationSurface): string[] {
     lines.push(`Request body (${required ? 'required' : 'optional'}${schema ? `, ${code(schema)}` : ''}):`, '');
     lines.push('| Field | Required | Type | Unknown fields |', '| --- | --- | --- | --- |');
     for (const field of fields) {
-      lines.push(`| ${field.path ? code(field.path) : '(body)'} | ${field.required ? 'yes' : 'no'} | ${cell(field.type)} | ${field.closed ? 'refused' : ''} |`);
+      lines.push(
+        `| ${field.path ? code(field.path) : '(body)'} | ${field.required ? 'yes' : 'no'} | ${cell(field.type)} | ${field.closed ? 'refused' : ''} |`,
+      );
     }
     lines.push('');
   }
@@ -133,7 +138,9 @@ export function formatVersionsMarkdown(report: VersionReport): string {
   ];
   for (const operation of report.operations) {
     const breaking = operation.changes.filter((change) => change.severity === 'breaking').length;
-    const counterpart = operation.counterpart ? code(`${operation.counterpart.method} ${operation.counterpart.path}`) : `none (new in ${to})`;
+    const counterpart = operation.counterpart
+      ? code(`${operation.counterpart.method} ${operation.counterpart.path}`)
+      : `none (new in ${to})`;
     const counts = operation.counterpart ? `| ${breaking} | ${operation.changes.length - breaking} |` : '| | |';
     lines.push(`| ${code(`${operation.method} ${operation.path}`)} | ${counterpart} ${counts}`);
   }
@@ -141,7 +148,10 @@ export function formatVersionsMarkdown(report: VersionReport): string {
   for (const operation of report.operations) {
     lines.push(`### ${title(operation)}`, '');
     if (!operation.counterpart) {
-      lines.push(`No ${from} counterpart: \`${operation.path.replace(/^\/v\d+/i, `/${report.from}`)}\` does not exist. What it takes and gives:`, '');
+      lines.push(
+        `No ${from} counterpart: \`${operation.path.replace(/^\/v\d+/i, `/${report.from}`)}\` does not exist. What it takes and gives:`,
+        '',
+      );
       lines.push(...surfaceMarkdown(operation.surface!));
     } else if (operation.changes.length === 0) {
       lines.push(`Same as ${title(operation.counterpart)}.`, '');

@@ -50,7 +50,10 @@ describe('spec-diff on two bundles', () => {
 
   it('passes once a changeset that bumps the document to major declares it', () => {
     const changeset = join(scratch, 'drop-gas-refill.md');
-    writeFileSync(changeset, `---\n'@swap-gateway/openapi': major\n---\n\nDrop gasRefill.\n\nBreaking-API: GET /v4/get-quote response 200\n`);
+    writeFileSync(
+      changeset,
+      `---\n'@swap-gateway/openapi': major\n---\n\nDrop gasRefill.\n\nBreaking-API: GET /v4/get-quote response 200\n`,
+    );
     const { status, stdout } = run(['--base-file', base, '--head-file', head, '--changeset', changeset]);
     expect(status).toBe(0);
     expect(stdout).toContain(`breaking, declared in ${changeset}: response 200 body field onramp.gasRefill: removed`);
@@ -72,8 +75,18 @@ describe('spec-diff on two bundles', () => {
     expect(JSON.parse(run(['--base-file', notOpenApi, '--head-file', head]).stderr)).toMatchObject({ code: 'INVALID_DOCUMENT' });
     const dangling = join(scratch, 'dangling.json');
     const gone = { $ref: '#/components/responses/Gone' };
-    writeFileSync(dangling, JSON.stringify({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: { '/v1/x': { get: { operationId: 'x', responses: { '200': gone } } } } }));
-    expect(JSON.parse(run(['--base-file', dangling, '--head-file', head]).stderr)).toMatchObject({ code: 'INVALID_DOCUMENT', details: { ref: gone.$ref } });
+    writeFileSync(
+      dangling,
+      JSON.stringify({
+        openapi: '3.1.0',
+        info: { title: 't', version: '1' },
+        paths: { '/v1/x': { get: { operationId: 'x', responses: { '200': gone } } } },
+      }),
+    );
+    expect(JSON.parse(run(['--base-file', dangling, '--head-file', head]).stderr)).toMatchObject({
+      code: 'INVALID_DOCUMENT',
+      details: { ref: gone.$ref },
+    });
     expect(JSON.parse(run(['--format', 'pdf']).stderr)).toMatchObject({ code: 'INVALID_ARGUMENTS' });
     expect(JSON.parse(run(['--versions', 'v3', 'v9']).stderr)).toMatchObject({ code: 'INVALID_ARGUMENTS', details: { version: 'v9' } });
   });

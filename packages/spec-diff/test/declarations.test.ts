@@ -39,7 +39,9 @@ describe('declarations in the document CHANGELOG', () => {
       ['GET /v4/thing', 'counts'],
       ['GET /v4/patch', 'the entry is not under a "Major Changes" heading'],
     ]);
-    expect(declarationsFromChangelog(changelog('Breaking-API: GET /v4/thing'), 'CHANGELOG.md', changelog('Breaking-API: GET /v4/thing'))).toEqual([]);
+    expect(
+      declarationsFromChangelog(changelog('Breaking-API: GET /v4/thing'), 'CHANGELOG.md', changelog('Breaking-API: GET /v4/thing')),
+    ).toEqual([]);
   });
 });
 
@@ -57,8 +59,14 @@ describe('matching declarations to changes', () => {
   });
 
   it('the review fails on an undeclared breaking change to a released version only', () => {
-    const before = documentWith({ path: '/v4/thing', responses: { '200': object({ id: { type: 'string' }, note: { type: 'string' } }, ['id', 'note']) } });
-    const after = documentWith({ path: '/v4/thing', responses: { '200': object({ id: { type: 'string' }, extra: { type: 'string' } }, ['id']) } });
+    const before = documentWith({
+      path: '/v4/thing',
+      responses: { '200': object({ id: { type: 'string' }, note: { type: 'string' } }, ['id', 'note']) },
+    });
+    const after = documentWith({
+      path: '/v4/thing',
+      responses: { '200': object({ id: { type: 'string' }, extra: { type: 'string' } }, ['id']) },
+    });
     const report = diffDocuments(before, after);
 
     const undeclared = reviewReport(report, []);
@@ -72,10 +80,7 @@ describe('matching declarations to changes', () => {
     expect(declaredReview.undeclared).toEqual([]);
     expect(declaredReview.changes[0]?.declaredBy?.source).toBe('x.md');
 
-    const unreleased = diffDocuments(
-      { ...before, tags: [{ name: 'V4', 'x-unreleased': true }] },
-      after,
-    );
+    const unreleased = diffDocuments({ ...before, tags: [{ name: 'V4', 'x-unreleased': true }] }, after);
     expect(reviewReport(unreleased, []).undeclared).toEqual([]);
   });
 });

@@ -142,9 +142,15 @@ describe('request fields and parameters', () => {
 
   it('an added required parameter is breaking, an optional one compatible, a removed one breaking', () => {
     const none = { parameters: [] };
-    expect(changes(none, { parameters: [parameter('refundAddress', true)] })).toEqual(['breaking parameter-added parameter query refundAddress']);
-    expect(changes(none, { parameters: [parameter('refundAddress', false)] })).toEqual(['compatible parameter-added parameter query refundAddress']);
-    expect(changes({ parameters: [parameter('ownerAddress', false)] }, none)).toEqual(['breaking parameter-removed parameter query ownerAddress']);
+    expect(changes(none, { parameters: [parameter('refundAddress', true)] })).toEqual([
+      'breaking parameter-added parameter query refundAddress',
+    ]);
+    expect(changes(none, { parameters: [parameter('refundAddress', false)] })).toEqual([
+      'compatible parameter-added parameter query refundAddress',
+    ]);
+    expect(changes({ parameters: [parameter('ownerAddress', false)] }, none)).toEqual([
+      'breaking parameter-removed parameter query ownerAddress',
+    ]);
   });
 
   it("a parameter's schema is compared as a request", () => {
@@ -211,7 +217,13 @@ describe('$ref, allOf, oneOf and anyOf', () => {
     ]);
   });
 
-  const oneKey = (key: string, fields: object) => ({ type: 'object', title: key, required: [key], additionalProperties: false, properties: { [key]: fields } });
+  const oneKey = (key: string, fields: object) => ({
+    type: 'object',
+    title: key,
+    required: [key],
+    additionalProperties: false,
+    properties: { [key]: fields },
+  });
   const quote = object({ amount: string }, ['amount']);
 
   it('a oneOf branch added to a response is breaking; removed from a request is breaking', () => {
@@ -228,7 +240,9 @@ describe('$ref, allOf, oneOf and anyOf', () => {
   });
 
   it('a field inside a oneOf branch is compared in place', () => {
-    const before = { oneOf: [oneKey('onramp', quote), oneKey('offramp', object({ amount: string, ownerAddress: string }, ['amount', 'ownerAddress']))] };
+    const before = {
+      oneOf: [oneKey('onramp', quote), oneKey('offramp', object({ amount: string, ownerAddress: string }, ['amount', 'ownerAddress']))],
+    };
     const after = { oneOf: [oneKey('onramp', quote), oneKey('offramp', object({ amount: string, ownerAddress: string }, ['amount']))] };
     expect(changes(response(before), response(after))).toEqual(['breaking field-optional response 200 body field offramp.ownerAddress']);
   });

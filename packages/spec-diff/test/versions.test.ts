@@ -9,8 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { compareVersions, type VersionPair } from '../src/diff.js';
 import { formatVersionsMarkdown } from '../src/format.js';
 
-const descriptionPath =
-  process.env.API_DESCRIPTION ?? fileURLToPath(new URL('../../../../shared/api-description.md', import.meta.url));
+const descriptionPath = process.env.API_DESCRIPTION ?? fileURLToPath(new URL('../../../../shared/api-description.md', import.meta.url));
 const descriptionAvailable = existsSync(descriptionPath);
 if (!descriptionAvailable) {
   const reason = `the API description is not at ${descriptionPath} (set API_DESCRIPTION)`;
@@ -41,7 +40,12 @@ describe('the differences the description lists between V3 and V4', () => {
   it.skipIf(!descriptionAvailable)('covers exactly the four bullets of "Versioning" item 4', () => {
     const description = readFileSync(descriptionPath, 'utf8');
     const item = /^4\. V4 differs from V3 as follows:\n((?: {3}- .*\n)+)/m.exec(description)?.[1] ?? '';
-    expect(item.trim().split('\n').map((line) => line.replace(/^\s*- /, ''))).toEqual([
+    expect(
+      item
+        .trim()
+        .split('\n')
+        .map((line) => line.replace(/^\s*- /, '')),
+    ).toEqual([
       '`refundAddress` replaces `ownerAddress` in quote requests.',
       '`refundAddress` is optional for get-quote but required before create-order; a missing one gives `MISSING_REFUND_ADDRESS`.',
       '`slippage` is optional in get-quote (V3 requires it).',
@@ -68,7 +72,12 @@ describe('the differences the description lists between V3 and V4', () => {
   });
 
   it('`refundAddress` is optional for get-quote; create-order without it gives MISSING_REFUND_ADDRESS', () => {
-    expect(operation('/v4/get-quote').surface!.parameters).toContainEqual({ in: 'query', name: 'refundAddress', required: false, type: 'string' });
+    expect(operation('/v4/get-quote').surface!.parameters).toContainEqual({
+      in: 'query',
+      name: 'refundAddress',
+      required: false,
+      type: 'string',
+    });
     expect(changeLines(operation('/v4/create-order'))).toContain(
       'breaking response 400 body field code: enum value `MISSING_REFUND_ADDRESS` added',
     );

@@ -45,14 +45,18 @@ export async function startProcess(options: ProcessOptions): Promise<StartedProc
   const described = `${options.command} ${args.join(' ')}`;
   const url = `http://127.0.0.1:${port}`;
   const inherit = options.output === 'inherit';
-  const child = spawn(options.command, args, { env: { ...process.env, ...options.env }, stdio: ['ignore', inherit ? 'inherit' : 'pipe', inherit ? 'inherit' : 'pipe'] });
+  const child = spawn(options.command, args, {
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', inherit ? 'inherit' : 'pipe', inherit ? 'inherit' : 'pipe'],
+  });
   let output = '';
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const timeoutMs = options.startTimeoutMs ?? 60_000;
   for (const started = Date.now(); ; ) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${described} exited (${child.signalCode ?? child.exitCode}) before it answered:\n${output}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${described} exited (${child.signalCode ?? child.exitCode}) before it answered:\n${output}`);
     if (Date.now() - started > timeoutMs) {
       await stop(child);
       throw new Error(`${described} did not answer ${url}${options.probePath ?? '/'} within ${timeoutMs / 1000} s:\n${output}`);

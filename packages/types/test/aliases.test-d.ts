@@ -71,9 +71,7 @@ describe('one-key unions', () => {
   });
 
   test('an order status has exactly one state key', () => {
-    expectTypeOf<MemberKeys<GatewayOrderStatusV3>>().toEqualTypeOf<
-      ['inProgress'] | ['success'] | ['failed'] | ['refunded']
-    >();
+    expectTypeOf<MemberKeys<GatewayOrderStatusV3>>().toEqualTypeOf<['inProgress'] | ['success'] | ['failed'] | ['refunded']>();
     expectTypeOf<GatewayOrderState>().toEqualTypeOf<'inProgress' | 'success' | 'failed' | 'refunded'>();
     // The public gateway's open `failed` object (inferred): an optional refund_tx, other keys allowed.
     expectTypeOf<GatewayOrderStatusV3Of<'failed'>['refund_tx']>().toEqualTypeOf<GatewayInProgressV3['refund_tx'] | undefined>();

@@ -45,7 +45,8 @@ const dustLimit = 546n;
 export function bitcoinjsSigner(options: BitcoinjsSignerOptions): BitcoinjsSigner {
   const network = options.network ?? networks.bitcoin;
   // BIP 84's first receiving key: coin type 0 on mainnet, 1 on the test networks.
-  const key = 'key' in options ? options.key : options.hdNode.derivePath(options.path ?? `m/84'/${network === networks.bitcoin ? 0 : 1}'/0'/0/0`);
+  const key =
+    'key' in options ? options.key : options.hdNode.derivePath(options.path ?? `m/84'/${network === networks.bitcoin ? 0 : 1}'/0'/0/0`);
   const { address, output: script } = payments.p2wpkh({ pubkey: key.publicKey, network });
   const { utxos, feeRate = 2 } = options;
 
@@ -62,7 +63,9 @@ export function bitcoinjsSigner(options: BitcoinjsSignerOptions): BitcoinjsSigne
     },
     async signPayment({ address: to, amount, opReturnData }: BitcoinPayment) {
       if (!utxos) throw new TypeError('bitcoinjsSigner needs utxos to build a payment');
-      const available = (await utxos(address!)).map((utxo) => ({ ...utxo, value: BigInt(utxo.value) })).sort((a, b) => (b.value > a.value ? 1 : -1));
+      const available = (await utxos(address!))
+        .map((utxo) => ({ ...utxo, value: BigInt(utxo.value) }))
+        .sort((a, b) => (b.value > a.value ? 1 : -1));
       const opReturn = opReturnData === null ? undefined : payments.embed({ data: [hexToBytes(opReturnData)] }).output!;
       const fixedSize = vbytes.overhead + vbytes.output * 2 + (opReturn ? vbytes.opReturnOverhead + opReturn.length : 0);
       const feeFor = (inputs: number) => BigInt(Math.ceil((fixedSize + vbytes.input * inputs) * feeRate));
@@ -74,7 +77,8 @@ export function bitcoinjsSigner(options: BitcoinjsSignerOptions): BitcoinjsSigne
         total += utxo.value;
       }
       const fee = feeFor(psbt.inputCount);
-      if (total < amount + fee) throw new RangeError(`${address} holds ${total} sats, less than the ${amount} sats and ${fee} sats of fee to pay`);
+      if (total < amount + fee)
+        throw new RangeError(`${address} holds ${total} sats, less than the ${amount} sats and ${fee} sats of fee to pay`);
       psbt.addOutput({ address: to, value: amount });
       if (opReturn) psbt.addOutput({ script: opReturn, value: 0n });
       if (total - amount - fee >= dustLimit) psbt.addOutput({ address: address!, value: total - amount - fee });

@@ -20,7 +20,11 @@ export type SolanaSignerOptions = {
   connection: Pick<Connection, 'sendRawTransaction'>;
 } & (
   | { /** A `Keypair` (or any `{ publicKey, secretKey }`) that is the transaction's fee payer. */ keypair: Signer }
-  | { /** A wallet's `signTransaction`, resolving to the signed transaction. */ signTransaction: (transaction: VersionedTransaction) => Promise<VersionedTransaction> }
+  | {
+      /** A wallet's `signTransaction`, resolving to the signed transaction. */ signTransaction: (
+        transaction: VersionedTransaction,
+      ) => Promise<VersionedTransaction>;
+    }
 );
 
 export function solanaSigner(options: SolanaSignerOptions): SolanaSigner {

@@ -19,13 +19,19 @@ export interface ViemSenderOptions {
   chainIds?: Record<string, number>;
 }
 
-export function viemSender(walletClient: WalletClient<Transport, Chain | undefined, Account>, { chainIds }: ViemSenderOptions = {}): EvmSender {
+export function viemSender(
+  walletClient: WalletClient<Transport, Chain | undefined, Account>,
+  { chainIds }: ViemSenderOptions = {},
+): EvmSender {
   return {
     async sendTransaction({ to, data, value, chain }) {
       const expected = chainIds?.[chain] ?? defaultChainIds[chain];
       if (expected === undefined) throw new RangeError(`no EVM chain id is known for the chain ${chain}: pass it in chainIds`);
       const connected = walletClient.chain?.id ?? (await walletClient.getChainId());
-      if (connected !== expected) throw new RangeError(`the transaction is for ${chain} (chain id ${expected}) and the wallet client is on chain ${connected}: switch it first`);
+      if (connected !== expected)
+        throw new RangeError(
+          `the transaction is for ${chain} (chain id ${expected}) and the wallet client is on chain ${connected}: switch it first`,
+        );
       return walletClient.sendTransaction({ account: walletClient.account, chain: walletClient.chain, to, data, value });
     },
   };

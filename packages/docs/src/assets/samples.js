@@ -79,7 +79,10 @@
 
   /** Redoc's language menu buttons: the menu button of a sample panel whose text is a language (the other one names the operation's path). */
   function redocLanguageButtons() {
-    return Array.prototype.filter.call(document.querySelectorAll('.panel-request-samples button[aria-haspopup="menu"]'), (button) => languageLabelled(button.textContent) !== undefined);
+    return Array.prototype.filter.call(
+      document.querySelectorAll('.panel-request-samples button[aria-haspopup="menu"]'),
+      (button) => languageLabelled(button.textContent) !== undefined,
+    );
   }
 
   // A panel whose menu did not offer the language is not tried again, so a menu that does not open cannot start a loop.
@@ -92,7 +95,10 @@
     selecting = true;
     button.click();
     requestAnimationFrame(() => {
-      var item = Array.prototype.find.call(document.querySelectorAll('[role="menu"] [role="menuitem"]'), (candidate) => candidate.getClientRects().length > 0 && languageLabelled(candidate.textContent) === language);
+      var item = Array.prototype.find.call(
+        document.querySelectorAll('[role="menu"] [role="menuitem"]'),
+        (candidate) => candidate.getClientRects().length > 0 && languageLabelled(candidate.textContent) === language,
+      );
       if (item) item.click();
       else button.click();
       selecting = false;
@@ -114,7 +120,9 @@
   function showInRedoc() {
     if (selecting) return;
     var language = stored();
-    var button = redocLanguageButtons().find((candidate) => languageLabelled(candidate.textContent) !== language && !triedButtons.has(candidate));
+    var button = redocLanguageButtons().find(
+      (candidate) => languageLabelled(candidate.textContent) !== language && !triedButtons.has(candidate),
+    );
     if (!button) return;
     if (!hydrated(button) && hydrationChecks-- > 0) setTimeout(showInRedoc, 100);
     else selectInRedoc(button, language);

@@ -27,7 +27,10 @@
 
   function render(results, query) {
     list.textContent = '';
-    if (!query.trim()) { list.hidden = true; return; }
+    if (!query.trim()) {
+      list.hidden = true;
+      return;
+    }
     if (results.length === 0) {
       const empty = document.createElement('li');
       empty.className = 'search-empty';
@@ -51,22 +54,43 @@
     list.hidden = false;
   }
 
-  input.addEventListener('input', () => { render(search(input.value), input.value); });
+  input.addEventListener('input', () => {
+    render(search(input.value), input.value);
+  });
   input.addEventListener('keydown', (event) => {
     var first = list.querySelector('a');
-    if (event.key === 'Enter' && first) { window.location.href = first.href; }
-    if (event.key === 'ArrowDown' && first) { event.preventDefault(); first.focus(); }
-    if (event.key === 'Escape') { list.hidden = true; input.blur(); }
+    if (event.key === 'Enter' && first) {
+      window.location.href = first.href;
+    }
+    if (event.key === 'ArrowDown' && first) {
+      event.preventDefault();
+      first.focus();
+    }
+    if (event.key === 'Escape') {
+      list.hidden = true;
+      input.blur();
+    }
   });
   list.addEventListener('keydown', (event) => {
     var links = Array.prototype.slice.call(list.querySelectorAll('a'));
     var at = links.indexOf(document.activeElement);
-    if (event.key === 'ArrowDown' && at < links.length - 1) { event.preventDefault(); links[at + 1].focus(); }
-    if (event.key === 'ArrowUp') { event.preventDefault(); (at > 0 ? links[at - 1] : input).focus(); }
-    if (event.key === 'Escape') { list.hidden = true; input.focus(); }
+    if (event.key === 'ArrowDown' && at < links.length - 1) {
+      event.preventDefault();
+      links[at + 1].focus();
+    }
+    if (event.key === 'ArrowUp') {
+      event.preventDefault();
+      (at > 0 ? links[at - 1] : input).focus();
+    }
+    if (event.key === 'Escape') {
+      list.hidden = true;
+      input.focus();
+    }
   });
   // A link inside the same page (a Redoc hash route) does not reload it: close the list.
-  list.addEventListener('click', () => { list.hidden = true; });
+  list.addEventListener('click', () => {
+    list.hidden = true;
+  });
   document.addEventListener('click', (event) => {
     if (!event.target.closest?.('.search')) list.hidden = true;
   });

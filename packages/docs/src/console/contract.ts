@@ -22,13 +22,19 @@ export interface Verdict {
 export function checkAnswer(document: OpenApiDocument, validator: SchemaValidator, answer: ReceivedAnswer): Verdict {
   const { path, method, status } = answer;
   if (!status) {
-    return { ok: false, message: 'No answer: is the gateway running at this address, and does it allow this page (CORS)? pnpm server and pnpm mock do.' };
+    return {
+      ok: false,
+      message: 'No answer: is the gateway running at this address, and does it allow this page (CORS)? pnpm server and pnpm mock do.',
+    };
   }
   const operation = readOperations(document).find((candidate) => candidate.path === path && candidate.method === method.toUpperCase());
   const response = operation && documentedResponse(operation, status);
   const name = `${method.toUpperCase()} ${path}`;
   if (!response) {
-    return { ok: false, message: `Breaks the contract: ${name} does not document status ${status} (it documents ${Object.keys(operation?.responses ?? {}).join(', ')}).` };
+    return {
+      ok: false,
+      message: `Breaks the contract: ${name} does not document status ${status} (it documents ${Object.keys(operation?.responses ?? {}).join(', ')}).`,
+    };
   }
   const schemaPointer = jsonContent(response)?.schemaPointer;
   if (!schemaPointer) {
@@ -37,7 +43,10 @@ export function checkAnswer(document: OpenApiDocument, validator: SchemaValidato
       : { ok: false, message: `Breaks the contract: ${name} ${response.status} documents no JSON body.` };
   }
   if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(answer.contentType ?? '')) {
-    return { ok: false, message: `Breaks the contract: the body is ${answer.contentType ?? 'of no type'}, the document says application/json.` };
+    return {
+      ok: false,
+      message: `Breaks the contract: the body is ${answer.contentType ?? 'of no type'}, the document says application/json.`,
+    };
   }
   let value: unknown;
   try {
@@ -48,5 +57,8 @@ export function checkAnswer(document: OpenApiDocument, validator: SchemaValidato
   const { valid, errors } = validator.validate(schemaPointer, value);
   return valid
     ? { ok: true, message: `Matches the document: ${status}, the body validates against the ${response.status} response of ${name}.` }
-    : { ok: false, message: `Breaks the contract: the ${status} body does not validate against the document: ${validator.describe(errors)}` };
+    : {
+        ok: false,
+        message: `Breaks the contract: the ${status} body does not validate against the document: ${validator.describe(errors)}`,
+      };
 }

@@ -52,7 +52,11 @@ function write(choice: GatewayChoice): void {
  * Swagger UI plugin that saves what the reader selects and types, and selects the saved server once
  * the console is shown (`restore`, for `onComplete`).
  */
-export function gatewayChoice(spec: OpenApiDocument): { spec: OpenApiDocument; plugin: () => object; restore(system: ConsoleSystem): void } {
+export function gatewayChoice(spec: OpenApiDocument): {
+  spec: OpenApiDocument;
+  plugin: () => object;
+  restore(system: ConsoleSystem): void;
+} {
   const servers = (spec.servers ?? []) as Array<{ url: string; variables?: Record<string, { default: string }> }>;
   const saved = read();
   const known = saved && servers.some((server) => server.url === saved.url) ? saved : undefined;
@@ -62,7 +66,12 @@ export function gatewayChoice(spec: OpenApiDocument): { spec: OpenApiDocument; p
     servers: servers.map((server) => ({
       ...server,
       ...(server.variables && {
-        variables: Object.fromEntries(Object.entries(server.variables).map(([key, variable]) => [key, { ...variable, default: choice.variables[server.url]?.[key] ?? variable.default }])),
+        variables: Object.fromEntries(
+          Object.entries(server.variables).map(([key, variable]) => [
+            key,
+            { ...variable, default: choice.variables[server.url]?.[key] ?? variable.default },
+          ]),
+        ),
       }),
     })),
   };

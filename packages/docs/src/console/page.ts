@@ -23,7 +23,11 @@ export const consolePages: Record<ApiVersion, { href: string; title: string }> =
 const consoleGateways = [
   { url: 'http://127.0.0.1:8080', description: 'Local sandbox (pnpm server)' },
   { url: 'http://127.0.0.1:4010', description: 'Mock of the API (pnpm mock)' },
-  { url: '{baseUrl}', description: 'Any base URL', variables: { baseUrl: { default: 'http://127.0.0.1:8080', description: 'The base address of a gateway that allows this page (CORS)' } } },
+  {
+    url: '{baseUrl}',
+    description: 'Any base URL',
+    variables: { baseUrl: { default: 'http://127.0.0.1:8080', description: 'The base address of a gateway that allows this page (CORS)' } },
+  },
 ];
 
 /** Swagger UI's files the site ships, from swagger-ui-dist. */

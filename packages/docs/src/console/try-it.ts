@@ -32,7 +32,9 @@ declare global {
 
 function headerOf(response: ImmutableMap, name: string): string | undefined {
   const headers = response.get('headers') as ImmutableMap | Record<string, string> | undefined;
-  const plain = (headers && typeof (headers as ImmutableMap).toJS === 'function' ? (headers as ImmutableMap).toJS!() : headers) as Record<string, string> | undefined;
+  const plain = (headers && typeof (headers as ImmutableMap).toJS === 'function' ? (headers as ImmutableMap).toJS!() : headers) as
+    | Record<string, string>
+    | undefined;
   return Object.entries(plain ?? {}).find(([key]) => key.toLowerCase() === name)?.[1];
 }
 
@@ -53,7 +55,11 @@ window.swapGatewayConsole = ({ spec, domId }) => {
         return createElement(
           'div',
           null,
-          createElement('p', { className: `contract-verdict ${verdict.ok ? 'contract-ok' : 'contract-broken'}`, role: 'status' }, verdict.message),
+          createElement(
+            'p',
+            { className: `contract-verdict ${verdict.ok ? 'contract-ok' : 'contract-broken'}`, role: 'status' },
+            verdict.message,
+          ),
           createElement(Original, props),
         );
       },

@@ -6,7 +6,16 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundleAtRef, declarationsFromChangelog, diffDocuments, formatReviewMarkdown, reviewReport, type Declaration, type DiffReport, type DocumentInput } from '@swap-gateway/spec-diff';
+import {
+  bundleAtRef,
+  declarationsFromChangelog,
+  diffDocuments,
+  formatReviewMarkdown,
+  reviewReport,
+  type Declaration,
+  type DiffReport,
+  type DocumentInput,
+} from '@swap-gateway/spec-diff';
 
 const documentPackage = '@swap-gateway/openapi';
 
@@ -82,7 +91,9 @@ export function readChangelogSources(repositoryRoot: string, current: DocumentIn
   const withChanges = releases.map((release, index) => {
     const previous = releases[index + 1];
     const declarations = declarationsFromChangelog(release.notes, `${documentPackage} ${release.version}`);
-    const changes = previous ? apiChangesMarkdown(diffDocuments(documentAt(previous.version), documentAt(release.version)), declarations) : 'The first release of the document: nothing earlier to compare with.\n';
+    const changes = previous
+      ? apiChangesMarkdown(diffDocuments(documentAt(previous.version), documentAt(release.version)), declarations)
+      : 'The first release of the document: nothing earlier to compare with.\n';
     return { ...release, changes };
   });
   const latest = releases[0];
@@ -97,12 +108,15 @@ export function changelogMarkdown({ pending, releases, unreleasedChanges }: Chan
   const lines: string[] = ['## Next release', ''];
   if (pending.length === 0) lines.push('No change is waiting for a release.', '');
   for (const changeset of pending) {
-    const bumps = Object.entries(changeset.bumps).map(([name, bump]) => `\`${name}\` ${bump}`).join(', ');
+    const bumps = Object.entries(changeset.bumps)
+      .map(([name, bump]) => `\`${name}\` ${bump}`)
+      .join(', ');
     lines.push(`- ${changeset.summary.replace(/\r?\n/g, ' ')} (${bumps}; \`.changeset/${changeset.file}\`)`);
   }
   lines.push('');
   lines.push(
-    unreleasedChanges ?? 'The document has not been released yet, so there is no earlier document to compare with: its first release carries V4 and V3 as the reference shows them.',
+    unreleasedChanges ??
+      'The document has not been released yet, so there is no earlier document to compare with: its first release carries V4 and V3 as the reference shows them.',
     '',
   );
   for (const release of releases) {

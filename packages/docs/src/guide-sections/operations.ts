@@ -22,7 +22,10 @@ export function operationsTableMarkdown(operations: PublishedOperation[]): strin
  * site's samples.js turns a group into tabs and shows the language the reader chose last.
  */
 export function sampleGroupMarkdown(samples: Sample[]): string {
-  const blocks = samples.map((sample) => `<p class="sample-label" data-language="${sample.language.key}">${sample.language.label} <span class="muted">${sample.relativePath}</span></p>\n\n${fence(sample.language.highlight, sample.source)}`);
+  const blocks = samples.map(
+    (sample) =>
+      `<p class="sample-label" data-language="${sample.language.key}">${sample.language.label} <span class="muted">${sample.relativePath}</span></p>\n\n${fence(sample.language.highlight, sample.source)}`,
+  );
   return `<div class="sample-group">\n\n${blocks.join('\n\n')}\n\n</div>`;
 }
 

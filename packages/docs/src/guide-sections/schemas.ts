@@ -33,7 +33,11 @@ function typeOf(document: OpenApiDocument, schema: Schema): string {
 /** The properties of a schema and of the `allOf` parts it is made of, with what each requires. */
 function fieldsOf(document: OpenApiDocument, node: Schema): Array<{ name: string; schema: Schema; required: boolean }> {
   const schema = resolveRef<Schema>(document, node);
-  const own = Object.entries(schema.properties ?? {}).map(([name, property]) => ({ name, schema: property, required: schema.required?.includes(name) ?? false }));
+  const own = Object.entries(schema.properties ?? {}).map(([name, property]) => ({
+    name,
+    schema: property,
+    required: schema.required?.includes(name) ?? false,
+  }));
   return [...own, ...(schema.allOf ?? []).flatMap((part) => fieldsOf(document, part))];
 }
 

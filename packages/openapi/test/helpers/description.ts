@@ -17,7 +17,12 @@ if (!descriptionAvailable) {
   console.warn(`skipped the tests against the API description: ${reason}`);
 }
 
-export interface Section { heading: string; level: number; body: string; tables: string[][][] }
+export interface Section {
+  heading: string;
+  level: number;
+  body: string;
+  tables: string[][][];
+}
 
 /** Cells of each Markdown table in a text, header row first, separator rows dropped. */
 function tablesOf(body: string): string[][][] {
@@ -25,7 +30,10 @@ function tablesOf(body: string): string[][][] {
   let current: string[][] | undefined;
   for (const line of body.split('\n')) {
     if (line.startsWith('|')) {
-      const cells = line.slice(1, line.endsWith('|') ? -1 : undefined).split('|').map((cell) => cell.trim());
+      const cells = line
+        .slice(1, line.endsWith('|') ? -1 : undefined)
+        .split('|')
+        .map((cell) => cell.trim());
       if (cells.every((cell) => /^:?-+:?$/.test(cell))) continue;
       if (!current) {
         current = [];

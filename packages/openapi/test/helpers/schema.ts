@@ -16,7 +16,10 @@ export type Schema = Record<string, unknown> & {
 export const resolve = (document: OpenApiDocument, schema: Schema | undefined): Schema => resolveRef<Schema>(document, schema ?? {});
 
 /** Properties and required names of an object schema, merged over its allOf members. */
-export function effective(document: OpenApiDocument, schema: Schema | undefined): { properties: Record<string, Schema>; required: Set<string> } {
+export function effective(
+  document: OpenApiDocument,
+  schema: Schema | undefined,
+): { properties: Record<string, Schema>; required: Set<string> } {
   const resolved = resolve(document, schema);
   const properties: Record<string, Schema> = { ...(resolved.properties ?? {}) };
   const required = new Set(resolved.required ?? []);
@@ -39,7 +42,8 @@ export function types(document: OpenApiDocument, schema: Schema | undefined): Se
   const resolved = resolve(document, schema);
   const found = new Set<string>([resolved.type ?? []].flat());
   if (resolved.const !== undefined) found.add(typeof resolved.const);
-  for (const member of [...(resolved.oneOf ?? []), ...(resolved.anyOf ?? []), ...(resolved.allOf ?? [])]) for (const type of types(document, member)) found.add(type);
+  for (const member of [...(resolved.oneOf ?? []), ...(resolved.anyOf ?? []), ...(resolved.allOf ?? [])])
+    for (const type of types(document, member)) found.add(type);
   if (found.size === 0 && resolved.properties) found.add('object');
   return found;
 }

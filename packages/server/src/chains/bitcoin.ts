@@ -148,14 +148,19 @@ export function buildPaymentPsbt(args: {
   const candidates = [...args.utxos].sort((a, b) => (b.value > a.value ? 1 : b.value < a.value ? -1 : 0));
   const chosen: Utxo[] = [];
   let total = 0n;
-  const feeFor = (inputs: number) => BigInt(Math.ceil((vbytes.overhead + vbytes.input * inputs + vbytes.output * 2 + vbytes.opReturn) * feeRate));
+  const feeFor = (inputs: number) =>
+    BigInt(Math.ceil((vbytes.overhead + vbytes.input * inputs + vbytes.output * 2 + vbytes.opReturn) * feeRate));
   for (const utxo of candidates) {
     if (total >= amount + feeFor(chosen.length)) break;
     chosen.push(utxo);
     total += utxo.value;
   }
   const fee = feeFor(chosen.length);
-  if (total < amount + fee) throw new InsufficientFunds(amount + feeFor(candidates.length), candidates.reduce((sum, utxo) => sum + utxo.value, 0n));
+  if (total < amount + fee)
+    throw new InsufficientFunds(
+      amount + feeFor(candidates.length),
+      candidates.reduce((sum, utxo) => sum + utxo.value, 0n),
+    );
 
   const psbt = new bitcoinLib.Psbt({ network });
   for (const utxo of chosen) {
@@ -201,7 +206,9 @@ export function parsePayment(transactionHex: string, depositAddress: string, net
   for (const output of transaction.outs) {
     if (equalBytes(output.script, depositScript)) paid += output.value;
     if (output.script[0] === bitcoinLib.opcodes.OP_RETURN) {
-      const data = (bitcoinLib.script.decompile(output.script) ?? []).slice(1).filter((chunk): chunk is Uint8Array => chunk instanceof Uint8Array);
+      const data = (bitcoinLib.script.decompile(output.script) ?? [])
+        .slice(1)
+        .filter((chunk): chunk is Uint8Array => chunk instanceof Uint8Array);
       opReturns.push(data.map(toHex).join(''));
       continue;
     }
@@ -243,21 +250,25 @@ function inputProblem(transaction: bitcoinLib.Transaction, index: number, prevou
   const witness = input.witness;
 
   const spendsP2wpkh = (program: Uint8Array) => {
-    if (witness.length !== 2 || !equalBytes(crypto.hash160(witness[1]!), program)) return 'the witness does not hold the public key of the output';
+    if (witness.length !== 2 || !equalBytes(crypto.hash160(witness[1]!), program))
+      return 'the witness does not hold the public key of the output';
     const scriptCode = payments.p2pkh({ hash: program }).output!;
     return ecdsaProblem(witness[0]!, witness[1]!, (hashType) => transaction.hashForWitnessV0(index, scriptCode, value, hashType));
   };
   const spendsP2wsh = (program: Uint8Array) => {
     const witnessScript = witness[witness.length - 1];
     if (!witnessScript || !equalBytes(crypto.sha256(witnessScript), program)) return 'the witness script does not hash to the output';
-    return scriptProblem(witnessScript, witness.slice(0, -1), (hashType) => transaction.hashForWitnessV0(index, witnessScript, value, hashType));
+    return scriptProblem(witnessScript, witness.slice(0, -1), (hashType) =>
+      transaction.hashForWitnessV0(index, witnessScript, value, hashType),
+    );
   };
 
   const type = outputType(script);
   switch (type) {
     case 'p2pkh': {
       const [signature, pubkey] = scriptSig;
-      if (scriptSig.length !== 2 || !(signature instanceof Uint8Array) || !(pubkey instanceof Uint8Array)) return 'the script does not hold a signature and a public key';
+      if (scriptSig.length !== 2 || !(signature instanceof Uint8Array) || !(pubkey instanceof Uint8Array))
+        return 'the script does not hold a signature and a public key';
       if (!equalBytes(crypto.hash160(pubkey), script.subarray(3, 23))) return 'the public key does not match the output';
       return ecdsaProblem(signature, pubkey, (hashType) => transaction.hashForSignature(index, script, hashType));
     }
@@ -267,7 +278,8 @@ function inputProblem(transaction: bitcoinLib.Transaction, index: number, prevou
       return input.script.length ? 'a native SegWit input has a non-empty script' : spendsP2wsh(script.subarray(2));
     case 'p2sh': {
       const redeem = scriptSig.length === 1 ? scriptSig[0] : undefined;
-      if (!(redeem instanceof Uint8Array) || !equalBytes(crypto.hash160(redeem), script.subarray(2, 22))) return 'the redeem script does not hash to the output';
+      if (!(redeem instanceof Uint8Array) || !equalBytes(crypto.hash160(redeem), script.subarray(2, 22)))
+        return 'the redeem script does not hash to the output';
       const nested = outputType(redeem);
       if (nested === 'p2wpkh') return spendsP2wpkh(redeem.subarray(2));
       if (nested === 'p2wsh') return spendsP2wsh(redeem.subarray(2));
@@ -277,7 +289,12 @@ function inputProblem(transaction: bitcoinLib.Transaction, index: number, prevou
       const signature = witness.length === 1 ? witness[0]! : undefined;
       if (!signature || (signature.length !== 64 && signature.length !== 65)) return 'only Taproot key-path spends are verified';
       const hashType = signature.length === 65 ? signature[64]! : bitcoinLib.Transaction.SIGHASH_DEFAULT;
-      const hash = transaction.hashForWitnessV1(index, prevouts.map((prevout) => prevout.script), prevouts.map((prevout) => prevout.value), hashType);
+      const hash = transaction.hashForWitnessV1(
+        index,
+        prevouts.map((prevout) => prevout.script),
+        prevouts.map((prevout) => prevout.value),
+        hashType,
+      );
       return ecc.verifySchnorr(hash, script.subarray(2), signature.subarray(0, 64)) ? undefined : 'the Schnorr signature does not verify';
     }
     default:
@@ -289,7 +306,15 @@ type OutputType = 'p2pkh' | 'p2sh' | 'p2wpkh' | 'p2wsh' | 'p2tr';
 
 function outputType(script: Uint8Array): OutputType | undefined {
   const { opcodes } = bitcoinLib;
-  if (script.length === 25 && script[0] === opcodes.OP_DUP && script[1] === opcodes.OP_HASH160 && script[2] === 20 && script[23] === opcodes.OP_EQUALVERIFY && script[24] === opcodes.OP_CHECKSIG) return 'p2pkh';
+  if (
+    script.length === 25 &&
+    script[0] === opcodes.OP_DUP &&
+    script[1] === opcodes.OP_HASH160 &&
+    script[2] === 20 &&
+    script[23] === opcodes.OP_EQUALVERIFY &&
+    script[24] === opcodes.OP_CHECKSIG
+  )
+    return 'p2pkh';
   if (script.length === 23 && script[0] === opcodes.OP_HASH160 && script[1] === 20 && script[22] === opcodes.OP_EQUAL) return 'p2sh';
   if (script.length === 22 && script[0] === opcodes.OP_0 && script[1] === 20) return 'p2wpkh';
   if (script.length === 34 && script[0] === opcodes.OP_0 && script[1] === 32) return 'p2wsh';
@@ -306,7 +331,8 @@ function scriptProblem(witnessScript: Uint8Array, stack: Uint8Array[], sighash: 
   if (!multisig) return 'only single-key and multisig witness scripts are verified';
   // OP_CHECKMULTISIG pops one extra (empty) item, then matches signatures to keys in order.
   const [dummy, ...signatures] = stack;
-  if (dummy?.length !== 0 || signatures.length !== multisig.m) return `a ${multisig.m}-of-${multisig.n} script takes an empty item and ${multisig.m} signatures`;
+  if (dummy?.length !== 0 || signatures.length !== multisig.m)
+    return `a ${multisig.m}-of-${multisig.n} script takes an empty item and ${multisig.m} signatures`;
   let key = 0;
   for (const signature of signatures) {
     while (key < multisig.pubkeys!.length && ecdsaProblem(signature, multisig.pubkeys![key]!, sighash)) key++;

@@ -32,7 +32,9 @@ export interface SettlementAdapter {
 }
 
 export class SimulatedChains implements SettlementAdapter {
-  constructor(private readonly delays: { confirmationDelaySeconds: number; payoutDelaySeconds: number; unpaidOrderExpirySeconds: number }) {}
+  constructor(
+    private readonly delays: { confirmationDelaySeconds: number; payoutDelaySeconds: number; unpaidOrderExpirySeconds: number },
+  ) {}
 
   sourceConfirmed(order: OrderRow, nowMs: number): boolean {
     return order.src_seen_ms !== null && nowMs >= order.src_seen_ms + this.delays.confirmationDelaySeconds * 1000;

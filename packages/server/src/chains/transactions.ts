@@ -41,7 +41,13 @@ export interface SourceTransactionInput {
 export function buildSourceTransaction(input: SourceTransactionInput): GatewayTxData {
   switch (input.chain.kind) {
     case 'evm':
-      return { type: 'evm', to: input.txTo, data: calldata(input, (address) => getAddress(address)), value: nativeValue(input), chain: input.chain.id };
+      return {
+        type: 'evm',
+        to: input.txTo,
+        data: calldata(input, (address) => getAddress(address)),
+        value: nativeValue(input),
+        chain: input.chain.id,
+      };
     case 'tron':
       return {
         type: 'tron',

@@ -22,7 +22,12 @@ export class Catalogue {
     for (const route of config.routes) {
       const src = this.token(route.srcChain, route.srcToken)!;
       const dst = this.token(route.dstChain, route.dstToken)!;
-      this.routes.set(this.routeKey(route.srcChain, route.srcToken, route.dstChain, route.dstToken), { ...route, kind: this.routeKind(route), src, dst });
+      this.routes.set(this.routeKey(route.srcChain, route.srcToken, route.dstChain, route.dstToken), {
+        ...route,
+        kind: this.routeKind(route),
+        src,
+        dst,
+      });
     }
   }
 
@@ -48,7 +53,9 @@ export class Catalogue {
 
   /** Routes whose chains are both enabled: what get-routes lists and get-quote accepts. */
   enabledRoutes(): Route[] {
-    return [...this.routes.values()].filter((route) => this.isEnabled(this.chains.get(route.srcChain)!) && this.isEnabled(this.chains.get(route.dstChain)!));
+    return [...this.routes.values()].filter(
+      (route) => this.isEnabled(this.chains.get(route.srcChain)!) && this.isEnabled(this.chains.get(route.dstChain)!),
+    );
   }
 
   /** Native BTC: the configured token of the Bitcoin chain (the zero address, as the public gateway writes it). */

@@ -130,7 +130,9 @@ export interface GatewayConfig {
 export const sandboxConfigFile = fileURLToPath(new URL('../../config/sandbox.json', import.meta.url));
 
 /** A partial configuration merged over the file, section by section. */
-export type ConfigOverrides = { [K in keyof GatewayConfig]?: GatewayConfig[K] extends unknown[] ? GatewayConfig[K] : Partial<GatewayConfig[K]> | GatewayConfig[K] };
+export type ConfigOverrides = {
+  [K in keyof GatewayConfig]?: GatewayConfig[K] extends unknown[] ? GatewayConfig[K] : Partial<GatewayConfig[K]> | GatewayConfig[K];
+};
 
 export function loadConfig(options: { configFile?: string; overrides?: ConfigOverrides; env?: NodeJS.ProcessEnv } = {}): GatewayConfig {
   const env = options.env ?? process.env;
@@ -159,13 +161,21 @@ function fromEnvironment(env: NodeJS.ProcessEnv): ConfigOverrides {
   if (env.DATABASE_URL) storage.databaseUrl = env.DATABASE_URL;
   if (Object.keys(storage).length) overrides.storage = storage;
   if (env.GATEWAY_SIGNING_SECRET) overrides.signingSecret = env.GATEWAY_SIGNING_SECRET;
-  if (env.GATEWAY_DENY_LIST !== undefined) overrides.denyList = env.GATEWAY_DENY_LIST.split(',').map((entry) => entry.trim()).filter(Boolean);
+  if (env.GATEWAY_DENY_LIST !== undefined)
+    overrides.denyList = env.GATEWAY_DENY_LIST.split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
   const rateLimits: Partial<GatewayConfig['rateLimits']> = {};
   if (env.GATEWAY_RATE_LIMIT_ANONYMOUS) rateLimits.anonymous = integer('GATEWAY_RATE_LIMIT_ANONYMOUS', env.GATEWAY_RATE_LIMIT_ANONYMOUS);
   if (env.GATEWAY_RATE_LIMIT_API_KEY) rateLimits.apiKey = integer('GATEWAY_RATE_LIMIT_API_KEY', env.GATEWAY_RATE_LIMIT_API_KEY);
   if (env.GATEWAY_REDIS_URL) rateLimits.redisUrl = env.GATEWAY_REDIS_URL;
   if (Object.keys(rateLimits).length) overrides.rateLimits = rateLimits;
-  if (env.GATEWAY_CORS_ORIGINS !== undefined) overrides.cors = { origins: env.GATEWAY_CORS_ORIGINS.split(',').map((entry) => entry.trim()).filter(Boolean) };
+  if (env.GATEWAY_CORS_ORIGINS !== undefined)
+    overrides.cors = {
+      origins: env.GATEWAY_CORS_ORIGINS.split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    };
   return overrides;
 }
 
@@ -184,7 +194,8 @@ function merge(base: GatewayConfig, overrides: ConfigOverrides): GatewayConfig {
   return merged as unknown as GatewayConfig;
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export class ConfigError extends Error {}
 
@@ -195,7 +206,8 @@ function checkConfig(config: GatewayConfig): void {
   const chains = new Map(config.chains.map((chain) => [chain.id, chain]));
   const tokenKey = (chain: string, address: string) => `${chain}:${address.toLowerCase()}`;
   const tokens = new Map(config.tokens.map((token) => [tokenKey(token.chain, token.address), token]));
-  for (const token of config.tokens) if (!chains.has(token.chain)) problems.push(`token ${token.symbol} is on unknown chain ${token.chain}`);
+  for (const token of config.tokens)
+    if (!chains.has(token.chain)) problems.push(`token ${token.symbol} is on unknown chain ${token.chain}`);
   for (const route of config.routes) {
     const name = `route ${route.srcChain}:${route.srcToken} -> ${route.dstChain}:${route.dstToken}`;
     const src = tokens.get(tokenKey(route.srcChain, route.srcToken));
@@ -203,16 +215,22 @@ function checkConfig(config: GatewayConfig): void {
     if (!src || !dst) problems.push(`${name} names a token that is not configured`);
     else if (!route.rate && (!src.priceUsd || !dst.priceUsd)) problems.push(`${name} needs a rate: a token has no price`);
     if (route.srcChain === route.dstChain) problems.push(`${name} stays on one chain`);
-    if (chains.get(route.srcChain)?.kind === 'bitcoin' && chains.get(route.dstChain)?.kind === 'bitcoin') problems.push(`${name} is Bitcoin to Bitcoin`);
+    if (chains.get(route.srcChain)?.kind === 'bitcoin' && chains.get(route.dstChain)?.kind === 'bitcoin')
+      problems.push(`${name} is Bitcoin to Bitcoin`);
   }
   for (const route of config.routes) {
-    if (chains.get(route.dstChain)?.kind === 'bitcoin' && !tokens.get(tokenKey(route.dstChain, route.dstToken))?.priceUsd) problems.push(`offramp route from ${route.srcChain} needs a Bitcoin price for totalFeeUsd`);
+    if (chains.get(route.dstChain)?.kind === 'bitcoin' && !tokens.get(tokenKey(route.dstChain, route.dstToken))?.priceUsd)
+      problems.push(`offramp route from ${route.srcChain} needs a Bitcoin price for totalFeeUsd`);
   }
   if (config.rateLimits.anonymous >= config.rateLimits.apiKey) problems.push('rateLimits.anonymous must be below rateLimits.apiKey');
-  for (const entry of config.liquidity) if (!tokens.has(tokenKey(entry.chain, entry.token))) problems.push(`liquidity for unknown token ${entry.chain}:${entry.token}`);
-  if (config.orders.maxPageSize < 1 || config.orders.defaultPageSize > config.orders.maxPageSize) problems.push('orders.defaultPageSize must be between 1 and orders.maxPageSize');
+  for (const entry of config.liquidity)
+    if (!tokens.has(tokenKey(entry.chain, entry.token))) problems.push(`liquidity for unknown token ${entry.chain}:${entry.token}`);
+  if (config.orders.maxPageSize < 1 || config.orders.defaultPageSize > config.orders.maxPageSize)
+    problems.push('orders.defaultPageSize must be between 1 and orders.maxPageSize');
   if (config.slippage.minBps > config.slippage.maxBps) problems.push('slippage.minBps is above slippage.maxBps');
-  if (!Number.isInteger(config.checkResponses.every) || config.checkResponses.every < 1) problems.push('checkResponses.every must be a whole number from 1');
-  if (!(config.lifecycle.unpaidOrderExpirySeconds > 0)) problems.push('lifecycle.unpaidOrderExpirySeconds must be a positive number of seconds');
+  if (!Number.isInteger(config.checkResponses.every) || config.checkResponses.every < 1)
+    problems.push('checkResponses.every must be a whole number from 1');
+  if (!(config.lifecycle.unpaidOrderExpirySeconds > 0))
+    problems.push('lifecycle.unpaidOrderExpirySeconds must be a positive number of seconds');
   if (problems.length) throw new ConfigError(`invalid configuration:\n- ${problems.join('\n- ')}`);
 }

@@ -33,7 +33,8 @@ export async function sandboxRoutes(app: FastifyInstance, services: Services): P
   });
   app.post('/sandbox/faults', async (request: FastifyRequest<{ Body: unknown }>) => {
     const count = objectBody(request.body).count ?? 1;
-    if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > 1000) throw invalidRequest('count must be a whole number from 0 to 1000', { message: 'count' });
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > 1000)
+      throw invalidRequest('count must be a whole number from 0 to 1000', { message: 'count' });
     faults = count;
     return { faults };
   });
@@ -48,7 +49,8 @@ export async function sandboxRoutes(app: FastifyInstance, services: Services): P
     const id = orderId(request);
     const body = objectBody(request.body);
     const outcome = optionalString(body, 'outcome') as ForcedOutcome | undefined;
-    if (!outcome || !outcomes.includes(outcome)) throw invalidRequest(`outcome must be one of ${outcomes.join(', ')}`, { expected: outcomes.join(' | '), actual: String(outcome) });
+    if (!outcome || !outcomes.includes(outcome))
+      throw invalidRequest(`outcome must be one of ${outcomes.join(', ')}`, { expected: outcomes.join(' | '), actual: String(outcome) });
     return render(await lifecycle.force(id, outcome, optionalString(body, 'reason')));
   });
 
@@ -66,7 +68,8 @@ export async function sandboxRoutes(app: FastifyInstance, services: Services): P
   // indexer would give them; the simulated chain then knows them when register-tx looks them up.
   app.get('/sandbox/bitcoin/utxos/:address', async (request: FastifyRequest<{ Params: { address: string } }>) => {
     const { address } = request.params;
-    if (!isValidAddress('bitcoin', address, bitcoin.network)) throw invalidRequest(`${address} is not a Bitcoin address of this network`, { expected: 'a Bitcoin address', actual: address });
+    if (!isValidAddress('bitcoin', address, bitcoin.network))
+      throw invalidRequest(`${address} is not a Bitcoin address of this network`, { expected: 'a Bitcoin address', actual: address });
     const utxos = await bitcoin.utxos(address);
     return { utxos: utxos.map(({ txid, vout, value, transactionHex }) => ({ txid, vout, value: value.toString(), transactionHex })) };
   });
@@ -77,7 +80,11 @@ export async function sandboxRoutes(app: FastifyInstance, services: Services): P
 /** A control's body is a JSON object, or nothing for its defaults. */
 function objectBody(body: unknown): Record<string, unknown> {
   if (body === undefined) return {};
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidRequest('the body must be a JSON object', { expected: 'object', actual: body === null ? 'null' : Array.isArray(body) ? 'array' : typeof body });
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw invalidRequest('the body must be a JSON object', {
+      expected: 'object',
+      actual: body === null ? 'null' : Array.isArray(body) ? 'array' : typeof body,
+    });
   return body as Record<string, unknown>;
 }
 
@@ -91,6 +98,7 @@ function orderId(request: OrderRequest): string {
 function optionalString(body: Record<string, unknown>, name: string): string | undefined {
   const value = body[name];
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || value === '' || value.includes('\u0000')) throw invalidRequest(`${name} must be a non-empty string without NUL characters`, { message: name });
+  if (typeof value !== 'string' || value === '' || value.includes('\u0000'))
+    throw invalidRequest(`${name} must be a non-empty string without NUL characters`, { message: name });
   return value;
 }

@@ -20,14 +20,12 @@ export function v4Operations(services: Services): OperationHandlers {
   return {
     getRoutesV4: {
       handler: async (): Promise<GatewayRoutesV4> =>
-        catalogue
-          .enabledRoutes()
-          .map((route) => ({
-            srcChain: route.srcChain,
-            srcToken: route.src.address,
-            dstChain: route.dstChain,
-            dstToken: route.dst.address,
-          })),
+        catalogue.enabledRoutes().map((route) => ({
+          srcChain: route.srcChain,
+          srcToken: route.src.address,
+          dstChain: route.dstChain,
+          dstToken: route.dst.address,
+        })),
     },
     getQuoteV4: {
       handler: async (request) => quotes.issue(request.query as GatewayQuoteParamsV4),

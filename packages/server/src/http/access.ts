@@ -36,7 +36,10 @@ export interface Access {
   authenticate(request: FastifyRequest): Promise<void>;
 }
 
-export async function registerAccess(app: FastifyInstance, options: { keys: ApiKeys; limits: GatewayConfig['rateLimits'] }): Promise<Access> {
+export async function registerAccess(
+  app: FastifyInstance,
+  options: { keys: ApiKeys; limits: GatewayConfig['rateLimits'] },
+): Promise<Access> {
   const { keys, limits } = options;
   app.decorateRequest('apiKeyId', undefined);
   app.decorateRequest('presentedKey', undefined);
@@ -64,7 +67,9 @@ export async function registerAccess(app: FastifyInstance, options: { keys: ApiK
     authenticate(request).then(() => done(), done);
   });
 
-  const redis = limits.redisUrl ? await connectRedis(limits.redisUrl, (error) => app.log.error({ err: error }, 'rate-limit store')) : undefined;
+  const redis = limits.redisUrl
+    ? await connectRedis(limits.redisUrl, (error) => app.log.error({ err: error }, 'rate-limit store'))
+    : undefined;
   if (redis) app.addHook('onClose', async () => void (await redis.quit()));
   await app.register(rateLimit, {
     global: true,

@@ -4,7 +4,15 @@
  * these operations, so the document stays the only description of the API; what is here is only
  * what Fastify needs besides.
  */
-import { createSchemaValidator, jsonContent, loadBundle, readOperations, type OpenApiDocument, type Operation, type SchemaValidator } from '@swap-gateway/openapi';
+import {
+  createSchemaValidator,
+  jsonContent,
+  loadBundle,
+  readOperations,
+  type OpenApiDocument,
+  type Operation,
+  type SchemaValidator,
+} from '@swap-gateway/openapi';
 
 export interface GatewayDocument {
   document: OpenApiDocument;

@@ -19,7 +19,16 @@
  * 400, an unknown order 404, an order in a state that does not allow the call 409; a path that names
  * no operation at all is 404, as every unknown path is.
  */
-import { documentedCodes, emptyPathParameterAnswer, failureBody, failureStatuses, malformedRequestAnswer, matchOperation, type DocumentedFailure, type Operation } from '@swap-gateway/openapi';
+import {
+  documentedCodes,
+  emptyPathParameterAnswer,
+  failureBody,
+  failureStatuses,
+  malformedRequestAnswer,
+  matchOperation,
+  type DocumentedFailure,
+  type Operation,
+} from '@swap-gateway/openapi';
 import { type DomainError, invalidRequest, OrderStateError, type ErrorCode, type ErrorDetails } from '../errors.js';
 
 /** The operation a raw request line names (HEAD is its GET; an empty segment still names get-order). */
@@ -63,7 +72,8 @@ export function statusTable(operation: Operation): ReadonlyMap<string, number> {
     if (edgeStatuses.includes(status)) continue;
     for (const code of documentedCodes(operation, status)) {
       const other = built.get(code);
-      if (other !== undefined) throw new Error(`${operation.operationId} lists ${code} under ${other} and ${status}: its status is undecided`);
+      if (other !== undefined)
+        throw new Error(`${operation.operationId} lists ${code} under ${other} and ${status}: its status is undecided`);
       built.set(code, Number(status));
     }
   }
@@ -109,14 +119,25 @@ export const unknownPath = (message: string) =>
   new ApiFailure(404, 'INVALID_REQUEST', message, { message: 'the operations are under /v4 and /v3; V1 and V2 are removed' });
 
 export const methodNotAllowed = (method: string, path: string, allowed: string[]) =>
-  new ApiFailure(405, 'INVALID_REQUEST', `${method} is not allowed on ${path}`, { expected: allowed.join(', '), actual: method }, { allow: allowed.join(', ') });
+  new ApiFailure(
+    405,
+    'INVALID_REQUEST',
+    `${method} is not allowed on ${path}`,
+    { expected: allowed.join(', '), actual: method },
+    { allow: allowed.join(', ') },
+  );
 
 /** An API key that is malformed or unknown. */
 export const unauthorized = (message: string, details: ErrorDetails) => new ApiFailure(401, 'INVALID_REQUEST', message, details);
 
 /** Beyond the rate limit; @fastify/rate-limit adds the Retry-After header. */
 export const rateLimited = (max: number, windowSeconds: number) =>
-  new ApiFailure(429, 'EXCEEDED_LIMIT', `rate limit of ${max} requests per ${windowSeconds} seconds exceeded; retry after the Retry-After delay`, { limit: String(max) });
+  new ApiFailure(
+    429,
+    'EXCEEDED_LIMIT',
+    `rate limit of ${max} requests per ${windowSeconds} seconds exceeded; retry after the Retry-After delay`,
+    { limit: String(max) },
+  );
 
 /** An unexpected fault: nothing of it is told. */
 export const internalError = () => new ApiFailure(500, 'INTERNAL_ERROR', 'an unexpected error occurred', null);

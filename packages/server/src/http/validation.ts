@@ -72,7 +72,17 @@ export function createCompilers(source: GatewayDocument, log: FastifyBaseLogger,
     };
   };
 
-  const serializerCompiler = ({ schema, url, method, httpStatus }: { schema: unknown; url: string; method: string; httpStatus?: string }) => {
+  const serializerCompiler = ({
+    schema,
+    url,
+    method,
+    httpStatus,
+  }: {
+    schema: unknown;
+    url: string;
+    method: string;
+    httpStatus?: string;
+  }) => {
     const check = validator.compile((schema as SchemaMarker)['x-schema']);
     let sinceChecked = 0;
     return (data: unknown): string => {
@@ -101,8 +111,10 @@ export class ResponseContractError extends Error {
 function parameterError(spec: Parameter, value: unknown, errors: ErrorObject[]): DomainError {
   const error = errors[0];
   const actual = String(value);
-  if (error?.keyword === 'minimum') return invalid(`${spec.name} must be at least ${error.params.limit}`, { minimum: String(error.params.limit), actual });
-  if (error?.keyword === 'maximum') return invalid(`${spec.name} must be at most ${error.params.limit}`, { max: String(error.params.limit), actual });
+  if (error?.keyword === 'minimum')
+    return invalid(`${spec.name} must be at least ${error.params.limit}`, { minimum: String(error.params.limit), actual });
+  if (error?.keyword === 'maximum')
+    return invalid(`${spec.name} must be at most ${error.params.limit}`, { max: String(error.params.limit), actual });
   return invalid(`${spec.in} parameter ${spec.name} ${error?.message ?? 'is invalid'}`);
 }
 
@@ -110,6 +122,9 @@ function parameterError(spec: Parameter, value: unknown, errors: ErrorObject[]):
 function bodyError(errors: ErrorObject[]): DomainError {
   const deepest = [...errors].sort((a, b) => b.instancePath.split('/').length - a.instancePath.split('/').length)[0];
   const where = deepest?.instancePath ? `body${deepest.instancePath.replace(/\//g, '.')}` : 'body';
-  const detail = deepest?.keyword === 'required' ? `${where} must have ${String(deepest.params.missingProperty)}` : `${where} ${deepest?.message ?? 'is invalid'}`;
+  const detail =
+    deepest?.keyword === 'required'
+      ? `${where} must have ${String(deepest.params.missingProperty)}`
+      : `${where} ${deepest?.message ?? 'is invalid'}`;
   return invalid(`the request body does not match the document: ${detail}`, { message: detail });
 }

@@ -9,8 +9,13 @@ import { loadConfig } from '../config/config.js';
 import { openStore } from '../store/open-store.js';
 import { issueApiKey } from './keys.js';
 
-const { values } = parseArgs({ options: { label: { type: 'string', default: 'partner' }, config: { type: 'string' }, 'data-dir': { type: 'string' } } });
-const config = loadConfig({ configFile: values.config, overrides: values['data-dir'] ? { storage: { dataDir: values['data-dir'] } } : undefined });
+const { values } = parseArgs({
+  options: { label: { type: 'string', default: 'partner' }, config: { type: 'string' }, 'data-dir': { type: 'string' } },
+});
+const config = loadConfig({
+  configFile: values.config,
+  overrides: values['data-dir'] ? { storage: { dataDir: values['data-dir'] } } : undefined,
+});
 const dataDir = config.storage.dataDir && config.storage.dataDir !== ':memory:' ? resolve(config.storage.dataDir) : undefined;
 const store = await openStore({ databaseUrl: config.storage.databaseUrl, dataDir });
 try {

@@ -52,7 +52,10 @@ export class ApiKeys {
     const hash = hashKey(key);
     const known = this.cached(key);
     if (known) return known;
-    const candidates = await this.db.query<{ id: string; key_hash: string }>('SELECT id::text AS id, key_hash FROM api_keys WHERE key_hash_prefix = $1', [hash.slice(0, lookupPrefixLength)]);
+    const candidates = await this.db.query<{ id: string; key_hash: string }>(
+      'SELECT id::text AS id, key_hash FROM api_keys WHERE key_hash_prefix = $1',
+      [hash.slice(0, lookupPrefixLength)],
+    );
     const presented = Buffer.from(hash, 'hex');
     const match = candidates.find((row) => {
       const stored = Buffer.from(row.key_hash, 'hex');

@@ -18,7 +18,19 @@ import type { Catalogue } from '../config/catalogue.js';
 import { invalidRequest, orderNotFound, OrderStateError } from '../errors.js';
 import type { Database } from '../store/database.js';
 import type { OrderReads } from './reads.js';
-import { claimEffect, findOrder, markPayoutSent, markSourceSeen, normalizeHash, ordersInProgress, recordEffect, settleOrder, type OrderRow, type Outcome, type SettlementTransfer } from './queries.js';
+import {
+  claimEffect,
+  findOrder,
+  markPayoutSent,
+  markSourceSeen,
+  normalizeHash,
+  ordersInProgress,
+  recordEffect,
+  settleOrder,
+  type OrderRow,
+  type Outcome,
+  type SettlementTransfer,
+} from './queries.js';
 import type { OrderView } from './view.js';
 
 export type ForcedOutcome = 'success' | 'failed' | 'refunded';
@@ -63,7 +75,9 @@ export class Lifecycle {
     const now = this.clock.now();
     for (const order of await ordersInProgress(this.db, false)) {
       if (this.chains.paymentWindowClosed(order, now)) {
-        await this.settle(order, 'failed', { failed: { reason: 'expired', message: 'no source transaction was seen in time; the reserved liquidity is released' } });
+        await this.settle(order, 'failed', {
+          failed: { reason: 'expired', message: 'no source transaction was seen in time; the reserved liquidity is released' },
+        });
       }
     }
     for (const order of await ordersInProgress(this.db, true)) {
@@ -89,7 +103,8 @@ export class Lifecycle {
     const malformed = txHash === undefined ? undefined : transactionHashProblem(kind, txHash);
     if (malformed) throw invalidRequest(`txHash is not a ${order.src_chain} transaction hash`, { expected: malformed, actual: txHash! });
     const hash = txHash ? normalizeHash(txHash) : simulatedHash(kind, `source:${order.id}`);
-    if (!(await markSourceSeen(this.db, order.id, hash, this.clock.now()))) throw conflict('the order already has a source transaction, or is settled');
+    if (!(await markSourceSeen(this.db, order.id, hash, this.clock.now())))
+      throw conflict('the order already has a source transaction, or is settled');
     this.reads.changed(order.id);
     return this.order(orderId);
   }
@@ -97,9 +112,12 @@ export class Lifecycle {
   async force(orderId: string, outcome: ForcedOutcome, reason?: string): Promise<OrderRow> {
     const order = await this.order(orderId);
     if (order.status !== 'inProgress') throw conflict(`the order is already ${order.status}`);
-    const transfer = outcome === 'success' ? await this.delivery(order) : outcome === 'refunded' ? await this.refundTransfer(order) : undefined;
+    const transfer =
+      outcome === 'success' ? await this.delivery(order) : outcome === 'refunded' ? await this.refundTransfer(order) : undefined;
     if (outcome === 'failed' ? !(await this.failure(order)) : !transfer) {
-      throw conflict('the order is being settled another way (its delivery, payout or refund is under way or done); try again to see its status');
+      throw conflict(
+        'the order is being settled another way (its delivery, payout or refund is under way or done); try again to see its status',
+      );
     }
     const settled = await this.settle(order, outcome, transfer ? { transfers: [transfer] } : { failed: reason ? { reason } : {} });
     if (!settled) throw conflict(`the order is already ${(await this.order(orderId)).status}`);
@@ -114,7 +132,8 @@ export class Lifecycle {
 
   /** The output delivered (an offramp: its Bitcoin payout); undefined while another pass or instance delivers it. */
   private async delivery(order: OrderRow): Promise<SettlementTransfer | undefined> {
-    const txHash = order.route === 'offramp' ? order.payout_txid ?? (await this.once(order, 'payout')) : await this.once(order, 'deliver');
+    const txHash =
+      order.route === 'offramp' ? (order.payout_txid ?? (await this.once(order, 'payout'))) : await this.once(order, 'deliver');
     return txHash === undefined ? undefined : this.transfer(order.dst_chain, order.dst_token, order.dst_amount, txHash);
   }
 
@@ -137,7 +156,7 @@ export class Lifecycle {
    */
   private async once(order: OrderRow, effect: Exclude<Effect, 'fail'>): Promise<string | undefined> {
     const claim = await claimEffect(this.db, order.id, effect, effectLeaseSeconds);
-    if (!claim.claimed) return claim.effect === effect ? claim.result ?? undefined : undefined;
+    if (!claim.claimed) return claim.effect === effect ? (claim.result ?? undefined) : undefined;
     const txHash =
       effect === 'payout'
         ? await this.chains.sendPayout(order)

@@ -47,7 +47,10 @@ export interface OrderRow {
   created_ms: number;
 }
 
-export type NewOrder = Omit<OrderRow, 'seq' | 'status' | 'src_tx_hash' | 'src_seen_ms' | 'payout_txid' | 'payout_sent_ms' | 'outcome' | 'created_ms'> & { created_ms: number };
+export type NewOrder = Omit<
+  OrderRow,
+  'seq' | 'status' | 'src_tx_hash' | 'src_seen_ms' | 'payout_txid' | 'payout_sent_ms' | 'outcome' | 'created_ms'
+> & { created_ms: number };
 
 // `seq` is selected as text (bigint does not fit a JS number), and an ORDER BY name means the output
 // column first: every ORDER BY says `orders.seq`, the bigint, or "9" would sort after "10".
@@ -67,9 +70,23 @@ export async function insertOrder(db: Queryable, order: NewOrder): Promise<void>
        sender, recipient, refund_address, deposit_address, op_return_data, estimated_time_secs, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)`,
     [
-      order.id, order.quote_id, order.api_version, order.route, order.src_chain, order.src_token, order.src_amount,
-      order.dst_chain, order.dst_token, order.dst_amount, order.sender, order.recipient, order.refund_address,
-      order.deposit_address, order.op_return_data, order.estimated_time_secs, iso(order.created_ms),
+      order.id,
+      order.quote_id,
+      order.api_version,
+      order.route,
+      order.src_chain,
+      order.src_token,
+      order.src_amount,
+      order.dst_chain,
+      order.dst_token,
+      order.dst_amount,
+      order.sender,
+      order.recipient,
+      order.refund_address,
+      order.deposit_address,
+      order.op_return_data,
+      order.estimated_time_secs,
+      iso(order.created_ms),
     ],
   );
 }
@@ -82,7 +99,11 @@ export async function nextDepositAddressIndex(tx: Queryable): Promise<number> {
 
 /** Keeps the raw payment registered for an onramp (the same payment twice is one row). */
 export async function recordBitcoinTransaction(tx: Queryable, txid: string, hex: string, orderId: string): Promise<void> {
-  await tx.query('INSERT INTO bitcoin_transactions (txid, hex, order_id) VALUES ($1, $2, $3) ON CONFLICT (txid) DO NOTHING', [txid, hex, orderId]);
+  await tx.query('INSERT INTO bitcoin_transactions (txid, hex, order_id) VALUES ($1, $2, $3) ON CONFLICT (txid) DO NOTHING', [
+    txid,
+    hex,
+    orderId,
+  ]);
 }
 
 export async function orderByQuote(db: Queryable, quoteId: string): Promise<string | undefined> {
@@ -97,7 +118,10 @@ export async function findOrder(db: Queryable, idOrHash: string): Promise<OrderR
   // parses with JSON.parse, costs less CPU than its per-column set-up for two dozen columns.
   const [found] = uuidPattern.test(idOrHash)
     ? await db.query<{ row: OrderRow }>(`SELECT to_json(o) AS row FROM (SELECT ${columns} FROM orders WHERE id = $1) o`, [idOrHash])
-    : await db.query<{ row: OrderRow }>(`SELECT to_json(o) AS row FROM (SELECT ${columns} FROM orders WHERE src_tx_hash = $1 ORDER BY orders.seq DESC LIMIT 1) o`, [normalizeHash(idOrHash)]);
+    : await db.query<{ row: OrderRow }>(
+        `SELECT to_json(o) AS row FROM (SELECT ${columns} FROM orders WHERE src_tx_hash = $1 ORDER BY orders.seq DESC LIMIT 1) o`,
+        [normalizeHash(idOrHash)],
+      );
   return found?.row;
 }
 
@@ -116,7 +140,10 @@ export async function listOrders(db: Queryable, address: string, limit: number, 
 
 /** Orders in progress: those whose source transaction was seen, or those still waiting for it. */
 export async function ordersInProgress(db: Queryable, sourceSeen: boolean): Promise<OrderRow[]> {
-  return db.query<OrderRow>(`SELECT ${columns} FROM orders WHERE status = 'inProgress' AND (src_seen_at IS NOT NULL) = $1 ORDER BY orders.seq`, [sourceSeen]);
+  return db.query<OrderRow>(
+    `SELECT ${columns} FROM orders WHERE status = 'inProgress' AND (src_seen_at IS NOT NULL) = $1 ORDER BY orders.seq`,
+    [sourceSeen],
+  );
 }
 
 /** Records the source transaction once; false when the order already has one (or is settled). */
@@ -130,14 +157,23 @@ export async function markSourceSeen(db: Queryable, id: string, txHash: string, 
 }
 
 export async function markPayoutSent(db: Queryable, id: string, txid: string, atMs: number): Promise<void> {
-  await db.query(`UPDATE orders SET payout_txid = $2, payout_sent_at = $3, updated_at = $3 WHERE id = $1 AND status = 'inProgress' AND payout_txid IS NULL`, [id, txid, iso(atMs)]);
+  await db.query(
+    `UPDATE orders SET payout_txid = $2, payout_sent_at = $3, updated_at = $3 WHERE id = $1 AND status = 'inProgress' AND payout_txid IS NULL`,
+    [id, txid, iso(atMs)],
+  );
 }
 
 /**
  * Settles an order still in progress and returns its reserved liquidity in the same transaction:
  * spent on success, released otherwise. False when the order was already settled.
  */
-export async function settleOrder(db: Queryable, order: OrderRow, status: Exclude<OrderStatus, 'inProgress'>, outcome: Outcome, atMs: number): Promise<boolean> {
+export async function settleOrder(
+  db: Queryable,
+  order: OrderRow,
+  status: Exclude<OrderStatus, 'inProgress'>,
+  outcome: Outcome,
+  atMs: number,
+): Promise<boolean> {
   const rows = await db.query(
     `UPDATE orders SET status = $2, outcome = $3::text::jsonb, updated_at = $4 WHERE id = $1 AND status = 'inProgress' RETURNING id`,
     [order.id, status, JSON.stringify(outcome), iso(atMs)],
@@ -155,13 +191,21 @@ export async function settleOrder(db: Queryable, order: OrderRow, status: Exclud
  * concurrent reservations queue, and each re-checks what is left, so the total is never exceeded.
  * Returns the amount that was available when the reservation does not fit.
  */
-export async function reserveLiquidity(db: Queryable, chain: string, token: string, amount: string): Promise<{ reserved: true } | { reserved: false; available: string }> {
+export async function reserveLiquidity(
+  db: Queryable,
+  chain: string,
+  token: string,
+  amount: string,
+): Promise<{ reserved: true } | { reserved: false; available: string }> {
   const rows = await db.query(
     `UPDATE liquidity SET reserved = reserved + $3::numeric WHERE chain = $1 AND token = $2 AND total - reserved >= $3::numeric RETURNING chain`,
     [chain, token, amount],
   );
   if (rows.length === 1) return { reserved: true };
-  const available = await db.query<{ available: string }>('SELECT (total - reserved)::text AS available FROM liquidity WHERE chain = $1 AND token = $2', [chain, token]);
+  const available = await db.query<{ available: string }>(
+    'SELECT (total - reserved)::text AS available FROM liquidity WHERE chain = $1 AND token = $2',
+    [chain, token],
+  );
   return { reserved: false, available: available[0]?.available ?? '0' };
 }
 
@@ -178,7 +222,9 @@ export async function seedLiquidity(db: Queryable, entries: Array<{ chain: strin
 
 /** The market maker's total and reserved amount of every token. */
 export async function listLiquidity(db: Queryable): Promise<Array<{ chain: string; token: string; total: string; reserved: string }>> {
-  return db.query<{ chain: string; token: string; total: string; reserved: string }>('SELECT chain, token, total::text AS total, reserved::text AS reserved FROM liquidity ORDER BY chain, token');
+  return db.query<{ chain: string; token: string; total: string; reserved: string }>(
+    'SELECT chain, token, total::text AS total, reserved::text AS reserved FROM liquidity ORDER BY chain, token',
+  );
 }
 
 /**
@@ -186,9 +232,16 @@ export async function listLiquidity(db: Queryable): Promise<Array<{ chain: strin
  * refunded ones do not count): one account's since a time (as sender or refund address), or all
  * open orders'. The global sum is answered from the orders_open_volume index.
  */
-export async function routeVolume(db: Queryable, srcChain: string, srcToken: string, scope: { account: string; sinceMs: number } | 'open'): Promise<bigint> {
+export async function routeVolume(
+  db: Queryable,
+  srcChain: string,
+  srcToken: string,
+  scope: { account: string; sinceMs: number } | 'open',
+): Promise<bigint> {
   const [where, params] =
-    scope === 'open' ? [`status = 'inProgress'`, []] : ['(sender = $3 OR refund_address = $3) AND created_at > $4', [scope.account, iso(scope.sinceMs)]];
+    scope === 'open'
+      ? [`status = 'inProgress'`, []]
+      : ['(sender = $3 OR refund_address = $3) AND created_at > $4', [scope.account, iso(scope.sinceMs)]];
   const [row] = await db.query<{ total: string }>(
     `SELECT COALESCE(SUM(src_amount), 0)::text AS total FROM orders WHERE src_chain = $1 AND src_token = $2 AND status IN ('inProgress', 'success') AND ${where}`,
     [srcChain, srcToken, ...params],
@@ -212,7 +265,12 @@ export async function lockRouteVolume(tx: Queryable, srcChain: string, srcToken:
  * A claim of the same effect left without a result for `leaseSeconds` (its instance died mid-way)
  * is taken over; another effect's claim never is.
  */
-export async function claimEffect(db: Queryable, orderId: string, effect: string, leaseSeconds: number): Promise<{ claimed: true } | { claimed: false; effect: string; result: string | null }> {
+export async function claimEffect(
+  db: Queryable,
+  orderId: string,
+  effect: string,
+  leaseSeconds: number,
+): Promise<{ claimed: true } | { claimed: false; effect: string; result: string | null }> {
   const claimed = await db.query(
     `INSERT INTO order_effects (order_id, effect, claimed_at) VALUES ($1, $2, clock_timestamp())
      ON CONFLICT (order_id) DO UPDATE SET claimed_at = EXCLUDED.claimed_at
@@ -222,7 +280,9 @@ export async function claimEffect(db: Queryable, orderId: string, effect: string
     [orderId, effect, leaseSeconds],
   );
   if (claimed.length === 1) return { claimed: true };
-  const [row] = await db.query<{ effect: string; result: string | null }>('SELECT effect, result FROM order_effects WHERE order_id = $1', [orderId]);
+  const [row] = await db.query<{ effect: string; result: string | null }>('SELECT effect, result FROM order_effects WHERE order_id = $1', [
+    orderId,
+  ]);
   return { claimed: false, effect: row!.effect, result: row!.result };
 }
 

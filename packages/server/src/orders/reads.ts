@@ -19,7 +19,9 @@ export interface OrderReads {
 const viewCapacity = 50_000;
 
 export function orderReads(db: Database): OrderReads {
-  return db.engine === 'pglite' ? new CachedOrderReads(db, viewCapacity) : { find: (idOrHash) => findOrder(db, idOrHash), changed: () => undefined };
+  return db.engine === 'pglite'
+    ? new CachedOrderReads(db, viewCapacity)
+    : { find: (idOrHash) => findOrder(db, idOrHash), changed: () => undefined };
 }
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -2,9 +2,25 @@
  * Orders: create-order (V4 and V3 rules), register-tx, get-order and get-orders.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { GatewayCreateOrderV3, GatewayOrderInfoV3, GatewayOrdersPageV3, GatewayRegisterTxResultV4, GatewayRegisterTxV4 } from '@swap-gateway/types';
+import type {
+  GatewayCreateOrderV3,
+  GatewayOrderInfoV3,
+  GatewayOrdersPageV3,
+  GatewayRegisterTxResultV4,
+  GatewayRegisterTxV4,
+} from '@swap-gateway/types';
 import { normalizeAddress } from '../chains/addresses.js';
-import { addressOf, buildPaymentPsbt, inputSignatureProblem, InsufficientFunds, parsePayment, psbtMagicHex, type BitcoinAdapter, type DepositAddresses, type Prevout } from '../chains/bitcoin.js';
+import {
+  addressOf,
+  buildPaymentPsbt,
+  inputSignatureProblem,
+  InsufficientFunds,
+  parsePayment,
+  psbtMagicHex,
+  type BitcoinAdapter,
+  type DepositAddresses,
+  type Prevout,
+} from '../chains/bitcoin.js';
 import { buildSourceTransaction } from '../chains/transactions.js';
 import type { Clock } from '../clock.js';
 import type { Catalogue } from '../config/catalogue.js';
@@ -16,7 +32,18 @@ import { requote, requotedQuoteIds } from '../quote/requote.js';
 import type { QuoteSeal } from '../quote/seal.js';
 import type { Database, Queryable } from '../store/database.js';
 import type { CursorCodec } from './cursor.js';
-import { findOrder, insertOrder, listOrders, lockRouteVolume, markSourceSeen, nextDepositAddressIndex, orderByQuote, recordBitcoinTransaction, reserveLiquidity, type OrderRow } from './queries.js';
+import {
+  findOrder,
+  insertOrder,
+  listOrders,
+  lockRouteVolume,
+  markSourceSeen,
+  nextDepositAddressIndex,
+  orderByQuote,
+  recordBitcoinTransaction,
+  reserveLiquidity,
+  type OrderRow,
+} from './queries.js';
 import type { OrderReads } from './reads.js';
 import type { OrderView } from './view.js';
 
@@ -64,27 +91,51 @@ export class OrderService {
     const route = Object.keys(body)[0] as RouteKind;
     const quote = body[route] as QuoteBody;
     if (apiVersion === 'v4' && !quote.refundAddress) {
-      throw new DomainError('MISSING_REFUND_ADDRESS', 'the quote was requested without a refundAddress; request a new quote with one', null);
+      throw new DomainError(
+        'MISSING_REFUND_ADDRESS',
+        'the quote was requested without a refundAddress; request a new quote with one',
+        null,
+      );
     }
     const sealed = seal.open(route, quote);
-    if (sealed && clock.now() > sealed.exp) throw new DomainError('ORDER_EXPIRED', 'the quote expired; request a new one', { message: `expired at ${new Date(sealed.exp).toISOString()}` });
+    if (sealed && clock.now() > sealed.exp)
+      throw new DomainError('ORDER_EXPIRED', 'the quote expired; request a new one', {
+        message: `expired at ${new Date(sealed.exp).toISOString()}`,
+      });
     // The quote's id makes a second order from one quote a duplicate. Offramp and token-swap quotes
     // come back without their seal from clients generated from the public V4 document: they are
     // verified by quoting them again, and their id comes from that quote and the time it is sent.
     let quoteIds: string[];
     if (sealed) quoteIds = [sealed.id];
-    else if (route === 'onramp') throw invalidOrderArgs('the quote was changed after get-quote, or was not issued by this service', { message: 'signedQuoteData does not match the quote' });
-    else quoteIds = requotedQuoteIds(route, requote(route, quote, this.deps.quoteEngine), clock.now(), this.deps.config.quoteTtlSeconds * 1000);
+    else if (route === 'onramp')
+      throw invalidOrderArgs('the quote was changed after get-quote, or was not issued by this service', {
+        message: 'signedQuoteData does not match the quote',
+      });
+    else
+      quoteIds = requotedQuoteIds(
+        route,
+        requote(route, quote, this.deps.quoteEngine),
+        clock.now(),
+        this.deps.config.quoteTtlSeconds * 1000,
+      );
     const quoteId = quoteIds[0]!;
     if (route !== 'onramp' && !this.refundAddress(route, quote)) {
       // Only a V3 token swap gets here (V4 requires refundAddress, a V3 offramp ownerAddress): the
       // source contract would hold the funds with no owner, so no order is created.
-      throw invalidOrderArgs('the quote names no refundAddress and no sender, so nobody could reclaim the funds; request a new quote with refundAddress', {
-        expected: 'refundAddress or sender',
-        actual: 'none',
-      });
+      throw invalidOrderArgs(
+        'the quote names no refundAddress and no sender, so nobody could reclaim the funds; request a new quote with refundAddress',
+        {
+          expected: 'refundAddress or sender',
+          actual: 'none',
+        },
+      );
     }
-    const quotedRoute = this.deps.catalogue.route(quote.inputAmount.chain, quote.inputAmount.address, quote.outputAmount.chain, quote.outputAmount.address);
+    const quotedRoute = this.deps.catalogue.route(
+      quote.inputAmount.chain,
+      quote.inputAmount.address,
+      quote.outputAmount.chain,
+      quote.outputAmount.address,
+    );
     const limitedRoute = quotedRoute?.perAccountLimit !== undefined || quotedRoute?.globalLimit !== undefined ? quotedRoute : undefined;
 
     const orderId = randomUUID();
@@ -98,11 +149,18 @@ export class OrderService {
         if (limitedRoute) {
           await lockRouteVolume(tx, limitedRoute.srcChain, limitedRoute.src.address);
           const account = quote.sender ?? this.refundAddress(route, quote) ?? undefined;
-          await checkVolumeLimits(tx, this.deps.catalogue, limitedRoute, { amount: BigInt(quote.inputAmount.amount), account, nowMs: clock.now() });
+          await checkVolumeLimits(tx, this.deps.catalogue, limitedRoute, {
+            amount: BigInt(quote.inputAmount.amount),
+            account,
+            nowMs: clock.now(),
+          });
         }
         const reservation = await reserveLiquidity(tx, reserveToken.chain, reserveToken.address, reserveToken.amount);
         if (!reservation.reserved) {
-          throw new DomainError('INSUFFICIENT_SOLVER_BALANCE', 'the market maker cannot fill this order now', { required: reserveToken.amount, available: reservation.available });
+          throw new DomainError('INSUFFICIENT_SOLVER_BALANCE', 'the market maker cannot fill this order now', {
+            required: reserveToken.amount,
+            available: reservation.available,
+          });
         }
         const result = route === 'onramp' ? await this.onrampOrder(tx, orderId, quote) : this.sourceTransactionOrder(route, orderId, quote);
         await insertOrder(tx, {
@@ -141,7 +199,7 @@ export class OrderService {
 
   /** V4 quotes carry refundAddress; V3 offramps name the owner, who reclaims the funds. */
   private refundAddress(route: RouteKind, quote: QuoteBody): string | null {
-    return quote.refundAddress ?? (route === 'offramp' ? quote.ownerAddress ?? null : null) ?? quote.sender ?? null;
+    return quote.refundAddress ?? (route === 'offramp' ? (quote.ownerAddress ?? null) : null) ?? quote.sender ?? null;
   }
 
   private stored(chain: string, address: string | null | undefined): string | null {
@@ -201,7 +259,9 @@ export class OrderService {
       affiliate: quote.affiliate ?? null,
       bitcoinNetwork: bitcoin.network,
     });
-    const response = (route === 'offramp' ? { offramp: { order_id: orderId, tx } } : { tokenSwap: { order_id: orderId, tx } }) as GatewayCreateOrderV3;
+    const response = (
+      route === 'offramp' ? { offramp: { order_id: orderId, tx } } : { tokenSwap: { order_id: orderId, tx } }
+    ) as GatewayCreateOrderV3;
     return { depositAddress: null, opReturnData: null, response };
   }
 
@@ -217,9 +277,13 @@ export class OrderService {
     const orderId = givenId.toLowerCase();
     const hex = given.toLowerCase();
     if (hex.startsWith(psbtMagicHex)) {
-      throw invalidRequest('bitcoin_tx_hex is a PSBT; finalize it and send the raw transaction', { expected: 'raw transaction', actual: 'psbt' });
+      throw invalidRequest('bitcoin_tx_hex is a PSBT; finalize it and send the raw transaction', {
+        expected: 'raw transaction',
+        actual: 'psbt',
+      });
     }
-    if (hex.length === 64) throw invalidRequest('bitcoin_tx_hex is a txid; send the raw signed transaction', { expected: 'raw transaction', actual: 'txid' });
+    if (hex.length === 64)
+      throw invalidRequest('bitcoin_tx_hex is a txid; send the raw signed transaction', { expected: 'raw transaction', actual: 'txid' });
     const order = await findOrder(db, orderId);
     if (!order || order.id !== orderId || order.route !== 'onramp') throw orderNotFound('no onramp order has this order_id');
 
@@ -230,20 +294,35 @@ export class OrderService {
       throw invalidRequest('bitcoin_tx_hex is not a Bitcoin transaction', { expected: 'raw transaction', actual: 'unparseable' });
     }
     if (order.src_tx_hash === payment.txid) return { onramp: { txid: payment.txid } };
-    if (order.src_tx_hash) throw invalidRequest('the order already has a registered payment', { expected: order.src_tx_hash, actual: payment.txid });
-    if (order.status !== 'inProgress') throw invalidRequest(`the order is ${order.status}`, { expected: 'inProgress', actual: order.status });
+    if (order.src_tx_hash)
+      throw invalidRequest('the order already has a registered payment', { expected: order.src_tx_hash, actual: payment.txid });
+    if (order.status !== 'inProgress')
+      throw invalidRequest(`the order is ${order.status}`, { expected: 'inProgress', actual: order.status });
     if (!payment.opReturns.includes(order.op_return_data!)) {
-      throw invalidRequest("the transaction has no OP_RETURN output with the order's data", { expected: order.op_return_data!, actual: payment.opReturns[0] ?? 'none' });
+      throw invalidRequest("the transaction has no OP_RETURN output with the order's data", {
+        expected: order.op_return_data!,
+        actual: payment.opReturns[0] ?? 'none',
+      });
     }
     if (payment.paid < BigInt(order.src_amount)) {
-      throw new DomainError('INSUFFICIENT_PAYMENT_AMOUNT', "the transaction pays the order's address less than required", { expected: order.src_amount, actual: payment.paid.toString() });
+      throw new DomainError('INSUFFICIENT_PAYMENT_AMOUNT', "the transaction pays the order's address less than required", {
+        expected: order.src_amount,
+        actual: payment.paid.toString(),
+      });
     }
     const prevouts = await this.prevouts(payment.transaction);
     const problem = inputSignatureProblem(payment.transaction, prevouts);
-    if (problem) throw invalidRequest(`the transaction is not validly signed: ${problem}`, { expected: 'a signature that verifies against the spent output', actual: problem });
-    const spenders = prevouts.map((prevout) => addressOf(prevout.script, bitcoin.network)).filter((address): address is string => address !== undefined);
+    if (problem)
+      throw invalidRequest(`the transaction is not validly signed: ${problem}`, {
+        expected: 'a signature that verifies against the spent output',
+        actual: problem,
+      });
+    const spenders = prevouts
+      .map((prevout) => addressOf(prevout.script, bitcoin.network))
+      .filter((address): address is string => address !== undefined);
     const denied = [...new Set([...spenders, ...payment.outputAddresses])].filter((address) => config.denyList.includes(address));
-    if (denied.length) throw new DomainError('NON_COMPLIANT_ADDRESSES', 'the transaction involves screened addresses', { addresses: denied });
+    if (denied.length)
+      throw new DomainError('NON_COMPLIANT_ADDRESSES', 'the transaction involves screened addresses', { addresses: denied });
 
     const registered = await db.transaction(async (tx) => {
       if (!(await markSourceSeen(tx, order.id, payment.txid, clock.now()))) return false;
@@ -256,7 +335,8 @@ export class OrderService {
     else {
       // Another request registered a payment first: the same one is fine, another is not.
       const current = await findOrder(db, orderId);
-      if (current?.src_tx_hash !== payment.txid) throw invalidRequest('the order already has a registered payment', { expected: current?.src_tx_hash ?? '', actual: payment.txid });
+      if (current?.src_tx_hash !== payment.txid)
+        throw invalidRequest('the order already has a registered payment', { expected: current?.src_tx_hash ?? '', actual: payment.txid });
     }
     return { onramp: { txid: payment.txid } };
   }
@@ -268,7 +348,11 @@ export class OrderService {
       const txid = Buffer.from(input.hash).reverse().toString('hex');
       const outpoint = `${txid}:${input.index}`;
       const prevout = await this.deps.bitcoin.prevout?.(txid, input.index);
-      if (!prevout) throw invalidRequest(`input ${outpoint} spends an output the Bitcoin network does not know`, { expected: 'an unspent output known to the chain', actual: outpoint });
+      if (!prevout)
+        throw invalidRequest(`input ${outpoint} spends an output the Bitcoin network does not know`, {
+          expected: 'an unspent output known to the chain',
+          actual: outpoint,
+        });
       prevouts.push(prevout);
     }
     return prevouts;

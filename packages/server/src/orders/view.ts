@@ -20,7 +20,13 @@ export class OrderView {
     return {
       id: order.id,
       timestamp: Math.floor(order.created_ms / 1000),
-      srcInfo: { amount: order.src_amount, chain: order.src_chain, token: order.src_token, txHash: order.src_tx_hash ?? '', ...(srcUsd ? { usd: srcUsd } : {}) },
+      srcInfo: {
+        amount: order.src_amount,
+        chain: order.src_chain,
+        token: order.src_token,
+        txHash: order.src_tx_hash ?? '',
+        ...(srcUsd ? { usd: srcUsd } : {}),
+      },
       dstInfo: { amount: order.dst_amount, chain: order.dst_chain, token: order.dst_token, ...(dstUsd ? { usd: dstUsd } : {}) },
       status: this.status(order),
       ...(order.deposit_address ? { depositAddress: order.deposit_address } : {}),
@@ -33,7 +39,10 @@ export class OrderView {
     switch (order.status) {
       case 'inProgress': {
         const usd = this.usd(order.dst_chain, order.dst_token, order.dst_amount);
-        const pending = order.route === 'offramp' && order.payout_txid ? { txid: order.payout_txid, amount: order.dst_amount, ...(usd ? { usd } : {}) } : null;
+        const pending =
+          order.route === 'offramp' && order.payout_txid
+            ? { txid: order.payout_txid, amount: order.dst_amount, ...(usd ? { usd } : {}) }
+            : null;
         return { inProgress: { pending_btc_payment: pending, refund_tx: null } };
       }
       case 'success':

@@ -4,7 +4,13 @@
  * every configured limit, and throws the documented error for the first one that fails. Sealing and
  * storing the quote is the caller's business (see quote/service.ts).
  */
-import type { GatewayOfframpQuoteV4, GatewayOnrampQuoteV2, GatewayResolvedAffiliateV2, GatewayTokenAmountV2, GatewayTokenSwapQuoteV3 } from '@swap-gateway/types';
+import type {
+  GatewayOfframpQuoteV4,
+  GatewayOnrampQuoteV2,
+  GatewayResolvedAffiliateV2,
+  GatewayTokenAmountV2,
+  GatewayTokenSwapQuoteV3,
+} from '@swap-gateway/types';
 import { addressFormat, isValidAddress } from '../chains/addresses.js';
 import type { BitcoinNetwork } from '../chains/bitcoin-lib.js';
 import type { Catalogue, Route } from '../config/catalogue.js';
@@ -51,10 +57,17 @@ interface Affiliate {
 export function computeQuote(request: QuoteRequest, context: QuoteEngineContext): UnsealedQuote {
   const { catalogue, config } = context;
   const srcChain = catalogue.chain(request.srcChain);
-  if (!srcChain) throw invalidRequest(`unknown source chain ${request.srcChain}`, { expected: `one of ${catalogue.chainIds().join(', ')}`, actual: request.srcChain });
+  if (!srcChain)
+    throw invalidRequest(`unknown source chain ${request.srcChain}`, {
+      expected: `one of ${catalogue.chainIds().join(', ')}`,
+      actual: request.srcChain,
+    });
   const dstChain = catalogue.chain(request.dstChain);
   if (!dstChain) {
-    throw new DomainError('INVALID_DESTINATION_CHAIN_ID', 'unknown destination chain', { expected: `one of ${catalogue.chainIds().join(', ')}`, actual: request.dstChain });
+    throw new DomainError('INVALID_DESTINATION_CHAIN_ID', 'unknown destination chain', {
+      expected: `one of ${catalogue.chainIds().join(', ')}`,
+      actual: request.dstChain,
+    });
   }
   for (const chain of [srcChain, dstChain]) {
     if (!catalogue.isEnabled(chain)) throw new DomainError('DISABLED_CHAIN', `chain ${chain.id} is disabled`, { message: chain.id });
@@ -71,9 +84,16 @@ export function computeQuote(request: QuoteRequest, context: QuoteEngineContext)
 
   const amount = BigInt(request.amount);
   const minimum = BigInt(route.minAmount);
-  if (amount < minimum) throw new DomainError('INSUFFICIENT_AMOUNT', 'amount is below the smallest amount of this route', { minimum: route.minAmount, actual: request.amount });
+  if (amount < minimum)
+    throw new DomainError('INSUFFICIENT_AMOUNT', 'amount is below the smallest amount of this route', {
+      minimum: route.minAmount,
+      actual: request.amount,
+    });
   if (route.maxAmount !== undefined && amount > BigInt(route.maxAmount)) {
-    throw new DomainError('EXCEEDED_LIMIT', 'amount is above the largest amount of this route', { max: route.maxAmount, actual: request.amount });
+    throw new DomainError('EXCEEDED_LIMIT', 'amount is above the largest amount of this route', {
+      max: route.maxAmount,
+      actual: request.amount,
+    });
   }
 
   const slippage = resolveSlippage(request.slippage, route, config);
@@ -186,7 +206,11 @@ function tokenSwapQuote({ context, route, amount, slippage, affiliates, request 
   const affiliate = affiliates[0];
   const fees = bps(amount, route.solverFeeBps) + bps(amount, route.protocolFeeBps) + (affiliate ? bps(amount, affiliate.bps) : 0n);
   const output = fees < amount ? convert(amount - fees, route.src.decimals, route.dst.decimals, rate(context, route)) : 0n;
-  if (output <= 0n) throw new DomainError('INSUFFICIENT_SWAP_AMOUNT', 'nothing is left to swap after fees', { total_fees: fees.toString(), available_amount: amount.toString() });
+  if (output <= 0n)
+    throw new DomainError('INSUFFICIENT_SWAP_AMOUNT', 'nothing is left to swap after fees', {
+      total_fees: fees.toString(),
+      available_amount: amount.toString(),
+    });
   if (route.minOutputAmount !== undefined && output < BigInt(route.minOutputAmount)) {
     throw quoteAmountTooLow(route.minOutputAmount, output.toString());
   }
@@ -208,7 +232,11 @@ function tokenSwapQuote({ context, route, amount, slippage, affiliates, request 
 }
 
 function afterFees(route: Route, gross: bigint, fees: bigint): bigint {
-  if (fees >= gross) throw new DomainError('UNABLE_TO_COVER_FEES', 'amount does not cover the fees', { total_fees: fees.toString(), available_amount: gross.toString() });
+  if (fees >= gross)
+    throw new DomainError('UNABLE_TO_COVER_FEES', 'amount does not cover the fees', {
+      total_fees: fees.toString(),
+      available_amount: gross.toString(),
+    });
   const output = gross - fees;
   if (route.minOutputAmount !== undefined && output < BigInt(route.minOutputAmount)) {
     throw quoteAmountTooLow(route.minOutputAmount, output.toString());
@@ -240,7 +268,12 @@ function tokenAmount(context: QuoteEngineContext, token: TokenConfig, amount: bi
 }
 
 /** Output value against input value, only where both tokens have a price. */
-function priceImpact(context: QuoteEngineContext, route: Route, input: bigint, output: bigint): { priceImpact?: string; priceImpactUsd?: string } {
+function priceImpact(
+  context: QuoteEngineContext,
+  route: Route,
+  input: bigint,
+  output: bigint,
+): { priceImpact?: string; priceImpactUsd?: string } {
   const srcPrice = context.prices.usdPrice(route.src);
   const dstPrice = context.prices.usdPrice(route.dst);
   if (srcPrice === undefined || dstPrice === undefined) return {};
@@ -249,7 +282,12 @@ function priceImpact(context: QuoteEngineContext, route: Route, input: bigint, o
   return { priceImpact: formatScaled(relativeChange(outputUsd, inputUsd), 4), priceImpactUsd: formatScaled(outputUsd - inputUsd, 2) };
 }
 
-function resolvedAffiliates(context: QuoteEngineContext, feeToken: TokenConfig, affiliates: Affiliate[], fees: bigint[]): { affiliateAddress: string | null; affiliates: GatewayResolvedAffiliateV2[] } {
+function resolvedAffiliates(
+  context: QuoteEngineContext,
+  feeToken: TokenConfig,
+  affiliates: Affiliate[],
+  fees: bigint[],
+): { affiliateAddress: string | null; affiliates: GatewayResolvedAffiliateV2[] } {
   return {
     affiliateAddress: affiliates[0]?.address ?? null,
     affiliates: affiliates.map((affiliate, index) => ({ address: affiliate.address, fee: tokenAmount(context, feeToken, fees[index]!) })),
@@ -260,13 +298,27 @@ function resolveSlippage(given: string | undefined, route: Route, config: Gatewa
   if (given === undefined) return route.defaultSlippageBps;
   const slippage = Number(given);
   const { minBps, maxBps } = config.slippage;
-  if (slippage < minBps) throw new DomainError('SLIPPAGE_TOO_LOW', `slippage of ${given} bps is below the minimum of ${minBps} bps`, { minimum: String(minBps), actual: given });
-  if (slippage > maxBps) throw new DomainError('SLIPPAGE_TOO_HIGH', `slippage of ${given} bps is above the maximum of ${maxBps} bps`, { max: String(maxBps), actual: given });
+  if (slippage < minBps)
+    throw new DomainError('SLIPPAGE_TOO_LOW', `slippage of ${given} bps is below the minimum of ${minBps} bps`, {
+      minimum: String(minBps),
+      actual: given,
+    });
+  if (slippage > maxBps)
+    throw new DomainError('SLIPPAGE_TOO_HIGH', `slippage of ${given} bps is above the maximum of ${maxBps} bps`, {
+      max: String(maxBps),
+      actual: given,
+    });
   return slippage;
 }
 
 /** `<address>:<bps>` pairs (the parameter's pattern is checked by the document's schema). */
-function parseAffiliates(given: string | undefined, route: Route, context: QuoteEngineContext, chain: ChainConfig, routeDetails: Record<string, string>): Affiliate[] {
+function parseAffiliates(
+  given: string | undefined,
+  route: Route,
+  context: QuoteEngineContext,
+  chain: ChainConfig,
+  routeDetails: Record<string, string>,
+): Affiliate[] {
   if (given === undefined) return [];
   const affiliates = given.split(',').map((pair) => {
     const separator = pair.lastIndexOf(':');
@@ -274,13 +326,20 @@ function parseAffiliates(given: string | undefined, route: Route, context: Quote
     return { address: pair.slice(0, separator), bps: Number(given), given };
   });
   if (route.kind === 'tokenSwap' && affiliates.length > 1) {
-    throw new DomainError('TOO_MANY_AFFILIATES', 'a token swap takes at most one affiliate', { max: '1', actual: String(affiliates.length) });
+    throw new DomainError('TOO_MANY_AFFILIATES', 'a token swap takes at most one affiliate', {
+      max: '1',
+      actual: String(affiliates.length),
+    });
   }
-  if (!route.affiliateFees) throw new DomainError('AFFILIATE_FEES_NOT_SUPPORTED_FOR_ROUTE', 'this route takes no affiliate fees', routeDetails);
+  if (!route.affiliateFees)
+    throw new DomainError('AFFILIATE_FEES_NOT_SUPPORTED_FOR_ROUTE', 'this route takes no affiliate fees', routeDetails);
   const maxBps = context.config.affiliates.maxBps;
   for (const affiliate of affiliates) {
     if (affiliate.bps > maxBps) {
-      throw new DomainError('INVALID_AFFILIATE_FEE', `affiliate fee of ${affiliate.given} bps is out of range`, { max: String(maxBps), actual: affiliate.given });
+      throw new DomainError('INVALID_AFFILIATE_FEE', `affiliate fee of ${affiliate.given} bps is out of range`, {
+        max: String(maxBps),
+        actual: affiliate.given,
+      });
     }
     checkAddress(context, chain, affiliate.address, 'affiliate address');
   }
@@ -291,9 +350,14 @@ function knownToken(context: QuoteEngineContext, chain: ChainConfig, address: st
   const token = context.catalogue.token(chain.id, address);
   if (token) return token;
   if (chain.kind !== 'bitcoin' && !isValidAddress(chain.kind, address, context.bitcoinNetwork)) {
-    throw invalidRequest(`${name} is not a valid token address on ${chain.id}`, { message: `${name} must be ${addressFormat[chain.kind]}` });
+    throw invalidRequest(`${name} is not a valid token address on ${chain.id}`, {
+      message: `${name} must be ${addressFormat[chain.kind]}`,
+    });
   }
-  throw invalidRequest(`${name} ${address} is not a token on ${chain.id}`, { expected: `a token listed by get-routes on ${chain.id}`, actual: address });
+  throw invalidRequest(`${name} ${address} is not a token on ${chain.id}`, {
+    expected: `a token listed by get-routes on ${chain.id}`,
+    actual: address,
+  });
 }
 
 function checkAddress(context: QuoteEngineContext, chain: ChainConfig, address: string, name: string): void {

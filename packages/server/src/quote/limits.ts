@@ -22,7 +22,13 @@ export interface VolumeRequest {
  * Throws the limit's error when the request would pass one. With a cache (get-quote's early answer)
  * the sums may be up to the cache's age old; without one (create-order) they are read in `db`.
  */
-export async function checkVolumeLimits(db: Queryable, catalogue: Catalogue, route: Route, request: VolumeRequest, cache?: VolumeCache): Promise<void> {
+export async function checkVolumeLimits(
+  db: Queryable,
+  catalogue: Catalogue,
+  route: Route,
+  request: VolumeRequest,
+  cache?: VolumeCache,
+): Promise<void> {
   const details = (limit: string) => ({ limit, token: route.src.address, chain_id: route.srcChain });
   const volume = async (key: string, scope: Parameters<typeof routeVolume>[3]) => {
     const read = () => routeVolume(db, route.srcChain, route.src.address, scope);
@@ -30,7 +36,10 @@ export async function checkVolumeLimits(db: Queryable, catalogue: Catalogue, rou
   };
   if (route.perAccountLimit !== undefined && request.account !== undefined) {
     const address = normalizeAddress(catalogue.kindOf(route.srcChain), request.account);
-    if (request.amount + (await volume(`account:${address}`, { account: address, sinceMs: request.nowMs - 24 * 3600 * 1000 })) > BigInt(route.perAccountLimit)) {
+    if (
+      request.amount + (await volume(`account:${address}`, { account: address, sinceMs: request.nowMs - 24 * 3600 * 1000 })) >
+      BigInt(route.perAccountLimit)
+    ) {
       throw new DomainError('PER_ACCOUNT_LIMIT_EXCEEDED', 'the daily limit of this account is reached', details(route.perAccountLimit));
     }
   }

@@ -20,7 +20,12 @@ import { computeQuote, grossOutput, type QuoteEngineContext, type QuoteRequest }
 import { canonicalJson } from './seal.js';
 
 type Amount = { amount: string; address: string; chain: string };
-export type ReceivedQuote = Record<string, unknown> & { inputAmount: Amount; outputAmount: Amount; recipient: string; slippage: string | number };
+export type ReceivedQuote = Record<string, unknown> & {
+  inputAmount: Amount;
+  outputAmount: Amount;
+  recipient: string;
+  slippage: string | number;
+};
 
 /** Fields a client generated from the public V4 document does not send back for these routes. */
 const droppedByPublicModels = ['signedQuoteData', 'ownerAddress'];
@@ -99,7 +104,12 @@ function tokenSwapAffiliate(quote: ReceivedQuote): string | undefined {
 function offrampAffiliates(quote: ReceivedQuote, context: QuoteEngineContext): string | undefined {
   const affiliates = quote.affiliates as Array<{ address: string; fee: Amount }> | null | undefined;
   if (!affiliates?.length) return undefined;
-  const route = context.catalogue.route(quote.inputAmount.chain, quote.inputAmount.address, quote.outputAmount.chain, quote.outputAmount.address);
+  const route = context.catalogue.route(
+    quote.inputAmount.chain,
+    quote.inputAmount.address,
+    quote.outputAmount.chain,
+    quote.outputAmount.address,
+  );
   if (!route || !/^\d+$/.test(quote.inputAmount.amount)) return undefined;
   const gross = grossOutput(context, route, BigInt(quote.inputAmount.amount));
   return affiliates

@@ -57,7 +57,11 @@ export class QuoteSeal {
   }
 
   private mac(encodedPayload: string, route: RouteKind, quote: object): string {
-    return createHmac('sha256', this.key).update(encodedPayload).update('.').update(sealedForm(this.fields[route], quote as Record<string, unknown>)).digest('base64url');
+    return createHmac('sha256', this.key)
+      .update(encodedPayload)
+      .update('.')
+      .update(sealedForm(this.fields[route], quote as Record<string, unknown>))
+      .digest('base64url');
   }
 }
 

@@ -25,7 +25,13 @@ export class QuoteService {
   async issue(request: QuoteRequest): Promise<GatewayQuoteV4> {
     const { route, quote, config } = computeQuote(request, this.engine);
     if (config.perAccountLimit !== undefined || config.globalLimit !== undefined) {
-      await checkVolumeLimits(this.db, this.engine.catalogue, config, { amount: BigInt(request.amount), account: request.sender ?? request.refundAddress, nowMs: this.clock.now() }, this.volumes);
+      await checkVolumeLimits(
+        this.db,
+        this.engine.catalogue,
+        config,
+        { amount: BigInt(request.amount), account: request.sender ?? request.refundAddress, nowMs: this.clock.now() },
+        this.volumes,
+      );
     }
     const exp = this.clock.now() + this.engine.config.quoteTtlSeconds * 1000;
     return { [route]: this.seal.seal(quote, { id: randomUUID(), route, exp }) } as GatewayQuoteV4;

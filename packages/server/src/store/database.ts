@@ -36,7 +36,8 @@ async function openEmbedded(dataDir: string | undefined): Promise<Database> {
       return (await db.query<Row>(sql, params)).rows;
     },
     // PGlite runs one transaction at a time, so concurrent transactions are serialized.
-    transaction: (work) => db.transaction((tx) => work({ query: async <Row>(sql: string, params?: unknown[]) => (await tx.query<Row>(sql, params)).rows })),
+    transaction: (work) =>
+      db.transaction((tx) => work({ query: async <Row>(sql: string, params?: unknown[]) => (await tx.query<Row>(sql, params)).rows })),
     close: () => db.close(),
   };
 }
@@ -62,7 +63,9 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const result = await work({ query: async <Row>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as Row[] });
+        const result = await work({
+          query: async <Row>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as Row[],
+        });
         await client.query('COMMIT');
         return result;
       } catch (error) {

@@ -12,7 +12,9 @@ export function lockDataDir(dataDir: string): () => void {
   } catch {
     const owner = Number(readFileSync(file, 'utf8'));
     if (owner && owner !== process.pid && isRunning(owner)) {
-      throw new Error(`the data directory ${dataDir} is in use by process ${owner}; stop it first, or use DATABASE_URL for several processes`);
+      throw new Error(
+        `the data directory ${dataDir} is in use by process ${owner}; stop it first, or use DATABASE_URL for several processes`,
+      );
     }
     writeFileSync(file, String(process.pid));
   }

@@ -8,6 +8,8 @@ import type { Queryable } from './database.js';
 
 export async function signingSecret(db: Queryable, configured: string | undefined): Promise<string> {
   if (configured) return configured;
-  await db.query(`INSERT INTO gateway_settings (name, value) VALUES ('signing_secret', $1) ON CONFLICT (name) DO NOTHING`, [randomBytes(32).toString('base64url')]);
+  await db.query(`INSERT INTO gateway_settings (name, value) VALUES ('signing_secret', $1) ON CONFLICT (name) DO NOTHING`, [
+    randomBytes(32).toString('base64url'),
+  ]);
   return (await db.query<{ value: string }>(`SELECT value FROM gateway_settings WHERE name = 'signing_secret'`))[0]!.value;
 }
