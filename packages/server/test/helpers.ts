@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { BIP32Factory } from 'bip32';
 import * as bitcoin from 'bitcoinjs-lib';
 import * as ecc from 'tiny-secp256k1';
+import { afterAll, beforeAll } from 'vitest';
 import { startServer, type RunningServer, type StartServerOptions } from '../src/index.js';
 
 export const btc = '0x0000000000000000000000000000000000000000';
@@ -36,15 +37,33 @@ export async function testServer(options: StartServerOptions = {}): Promise<Runn
   });
 }
 
+/**
+ * One test server for the tests of the file or describe block that calls this: started before
+ * them, closed after. `api` may be used at once (it reads the address when it calls).
+ */
+export function testServerPerSuite(options: StartServerOptions = {}) {
+  let running: RunningServer | undefined;
+  beforeAll(async () => {
+    running = await testServer(options);
+  });
+  afterAll(() => running?.close());
+  const server = (): RunningServer => {
+    if (!running) throw new Error('the test server starts in beforeAll');
+    return running;
+  };
+  return { server, api: client(() => server().url) };
+}
+
 export interface Answer<T = any> {
   status: number;
   body: T;
   headers: Headers;
 }
 
-export function client(url: string, headers: Record<string, string> = {}) {
+export function client(url: string | (() => string), headers: Record<string, string> = {}) {
+  const address = typeof url === 'string' ? () => url : url;
   const call = async <T = any>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<Answer<T>> => {
-    const response = await fetch(url + path, {
+    const response = await fetch(address() + path, {
       method,
       headers: { ...headers, ...extra, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),

@@ -4,12 +4,12 @@
  * expiring; and the sandbox's source-sent refusing a malformed hash.
  */
 import bs58check from 'bs58check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadBundle } from '@swap-gateway/openapi';
 import { QuoteSeal } from '../src/quote/seal.js';
 import { sealedFields } from '../src/quote/sealed-fields.js';
-import { loadConfig, type RunningServer } from '../src/index.js';
-import { affiliate, client, offrampParams, onrampParams, testServer, tokenSwapParams, tronOfframpParams, usdtTron } from './helpers.js';
+import { loadConfig } from '../src/index.js';
+import { affiliate, offrampParams, onrampParams, testServerPerSuite, tokenSwapParams, tronOfframpParams, usdtTron } from './helpers.js';
 import { signedPayment, wallet } from './wallets.js';
 
 const sandbox = loadConfig({ env: {} });
@@ -18,14 +18,7 @@ const globalLimit = '150000000000';
 const routes = sandbox.routes.map((route) => (route.srcChain === 'tron' ? { ...route, globalLimit } : route));
 const tronAccount = (seed: number) => bs58check.encode(Uint8Array.from([0x41, ...new Array(20).fill(seed)]));
 
-let server: RunningServer;
-let api: ReturnType<typeof client>;
-
-beforeAll(async () => {
-  server = await testServer({ config: { routes } });
-  api = client(server.url);
-});
-afterAll(() => server.close());
+const { server, api } = testServerPerSuite({ config: { routes } });
 
 const liquidity = async (chain: string, token: string) =>
   (await api.get('/sandbox/liquidity')).body.liquidity.find(
@@ -127,7 +120,9 @@ describe('create-order verifies quotes without a stored copy', () => {
 
   it('seals with a secret generated at the first start and kept in the store when none is configured', async () => {
     expect(sandbox.signingSecret).toBeUndefined();
-    const [setting] = await server.services.db.query<{ value: string }>(`SELECT value FROM gateway_settings WHERE name = 'signing_secret'`);
+    const [setting] = await server().services.db.query<{ value: string }>(
+      `SELECT value FROM gateway_settings WHERE name = 'signing_secret'`,
+    );
     const value = setting!.value;
     expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const quote = (await api.quote(onrampParams())).body.onramp;

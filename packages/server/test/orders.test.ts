@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { VersionedTransaction } from '@solana/web3.js';
 import * as bitcoin from 'bitcoinjs-lib';
 import { decodeFunctionData, isAddress } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gatewayAbi } from '../src/chains/transactions.js';
-import { sandboxConfigFile, type GatewayConfig, type RunningServer } from '../src/index.js';
+import { sandboxConfigFile, type GatewayConfig } from '../src/index.js';
 import {
   affiliate,
   type Answer,
@@ -21,20 +21,14 @@ import {
   solanaSwapParams,
   solanaUser,
   testServer,
+  testServerPerSuite,
   tokenSwapParams,
   tronOfframpParams,
   wbtcBob,
 } from './helpers.js';
 import { signedPayment, simulatedBalance, wallet } from './wallets.js';
 
-let server: RunningServer;
-let api: ReturnType<typeof client>;
-
-beforeAll(async () => {
-  server = await testServer();
-  api = client(server.url);
-});
-afterAll(() => server.close());
+const { server, api } = testServerPerSuite();
 
 async function order(params: Record<string, string>, version: 'v3' | 'v4' = 'v4') {
   const quote = await api.quote(params);
@@ -377,10 +371,10 @@ describe('get-orders', () => {
     const user = '0x3333333333333333333333333333333333333333';
     // The next orders get sequence numbers that gain a digit (…98, …99, 1…00, 1…01): compared as
     // text, "99" sorts after "101".
-    const [{ last }] = (await server.services.db.query<{ last: string }>(`SELECT last_value::text AS last FROM orders_seq_seq`)) as [
+    const [{ last }] = (await server().services.db.query<{ last: string }>(`SELECT last_value::text AS last FROM orders_seq_seq`)) as [
       { last: string },
     ];
-    await server.services.db.query(`SELECT setval('orders_seq_seq', $1)`, [10 ** (last.length + 1) - 3]);
+    await server().services.db.query(`SELECT setval('orders_seq_seq', $1)`, [10 ** (last.length + 1) - 3]);
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) ids.push((await order(tokenSwapParams({ recipient: user }))).created.tokenSwap.order_id);
     const newestFirst = [...ids].reverse();

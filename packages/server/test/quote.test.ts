@@ -1,31 +1,25 @@
 /** get-quote: parameters checked for their chain, fees, slippage, limits, affiliates, USD values. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { sandboxConfigFile, type GatewayConfig, type RunningServer } from '../src/index.js';
+import { sandboxConfigFile, type GatewayConfig } from '../src/index.js';
 import {
   affiliate,
   btc,
   client,
-  usdtTron,
   evmUser,
   offrampParams,
   onrampParams,
   solanaSwapParams,
   testServer,
+  testServerPerSuite,
   tokenSwapParams,
   tronOfframpParams,
   usdcEthereum,
+  usdtTron,
   wethBase,
 } from './helpers.js';
 
-let server: RunningServer;
-let api: ReturnType<typeof client>;
-
-beforeAll(async () => {
-  server = await testServer();
-  api = client(server.url);
-});
-afterAll(() => server.close());
+const { api } = testServerPerSuite();
 
 const expectError = async (params: Record<string, string>, code: string, details?: unknown) => {
   const answer = await api.quote(params);

@@ -4,23 +4,15 @@
  * and of two concurrent registrations of different payments only one is claimed and broadcast.
  */
 import * as bitcoin from 'bitcoinjs-lib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SimulatedBitcoin } from '../src/chains/bitcoin.js';
-import type { RunningServer } from '../src/index.js';
-import { client, onrampParams, rawPayment, testServer } from './helpers.js';
+import { onrampParams, rawPayment, testServerPerSuite } from './helpers.js';
 import { signedPayment, simulatedUtxos, wallet, type ScriptType } from './wallets.js';
 
 const types: ScriptType[] = ['p2wpkh', 'p2pkh', 'p2sh-p2wpkh', 'p2wsh', 'p2tr'];
 const denied = ['p2sh-p2wpkh', 'p2wsh', 'p2tr'].map((type) => wallet(type as ScriptType, `denied ${type}`));
 
-let server: RunningServer;
-let api: ReturnType<typeof client>;
-
-beforeAll(async () => {
-  server = await testServer({ config: { denyList: denied.map((entry) => entry.address) } });
-  api = client(server.url);
-});
-afterAll(() => server.close());
+const { server, api } = testServerPerSuite({ config: { denyList: denied.map((entry) => entry.address) } });
 
 async function onrampOrder() {
   const quote = await api.quote(onrampParams());
@@ -32,7 +24,7 @@ async function onrampOrder() {
 /** Lets the simulated chain hand the wallet its UTXOs, as a wallet's balance lookup does. */
 const fund = async (address: string) => expect((await api.get(`/v4/get-max-spendable/${address}`)).status).toBe(200);
 const register = (orderId: string, hex: string) => api.patch('/v4/register-tx', { onramp: { order_id: orderId, bitcoin_tx_hex: hex } });
-const broadcasts = () => (server.services.bitcoin as SimulatedBitcoin).broadcasts.length;
+const broadcasts = () => (server().services.bitcoin as SimulatedBitcoin).broadcasts.length;
 const status = async (id: string) => Object.keys((await api.get(`/v4/get-order/${id}`)).body.status)[0];
 
 describe('register-tx verifies the inputs', () => {

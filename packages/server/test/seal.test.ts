@@ -1,17 +1,15 @@
 import { loadBundle } from '@swap-gateway/openapi';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RouteKind } from '../src/config/config.js';
-import type { RunningServer } from '../src/index.js';
 import { canonicalJson, sealedForm } from '../src/quote/seal.js';
 import { sealedFields, type SealedField } from '../src/quote/sealed-fields.js';
 import {
   affiliate,
-  client,
   offrampParams,
   onrampParams,
   senderAddress,
   solanaSwapParams,
-  testServer,
+  testServerPerSuite,
   tokenSwapParams,
   tronOfframpParams,
 } from './helpers.js';
@@ -56,13 +54,7 @@ describe('canonicalJson', () => {
 
 describe('the sealed form of a quote', () => {
   const fields = sealedFields(loadBundle('gateway'));
-  let server: RunningServer;
-  let api: ReturnType<typeof client>;
-  beforeAll(async () => {
-    server = await testServer();
-    api = client(server.url);
-  });
-  afterAll(() => server.close());
+  const { api } = testServerPerSuite();
 
   const withAffiliate = { affiliates: `${affiliate}:25` };
   const issued = async () => {
