@@ -107,11 +107,11 @@ async function load(
   operation: Row['operation'],
   url: string,
   watched: Watched,
-  script?: { path: string; args: string[] },
+  script?: { path: string; args: string[]; threads: number },
 ): Promise<Row> {
   const meters = { target: cpuMeter(watched.target), postgres: watched.postgres === undefined ? undefined : cpuMeter(watched.postgres) };
   const start = { generator: reapedChildrenCpuSeconds(), machine: machineCpuSeconds(), at: performance.now() };
-  const result = await wrk(url, { connections, seconds, threads: script ? 1 : threads, ...(script ? { script } : {}) });
+  const result = await wrk(url, { connections, seconds, threads: script?.threads ?? threads, ...(script ? { script } : {}) });
   const share = (cpuSeconds: number) => (cpuSeconds / ((performance.now() - start.at) / 1000)) * 100;
   const machine = machineCpuSeconds();
   const cpu = {
@@ -163,7 +163,7 @@ async function someOrder(target: string, url: string): Promise<string> {
 async function createOrderRow(target: string, url: string, watched: Watched): Promise<Row> {
   const quotesFile = join(work, 'quotes.jsonl');
   writeFileSync(quotesFile, (await fetchQuotes(url, orderQuotes)).join('\n'));
-  return load(target, 'create-order', url, watched, { path: here('./create-order.lua'), args: [quotesFile] });
+  return load(target, 'create-order', url, watched, { path: here('./create-order.lua'), args: [quotesFile], threads: 1 });
 }
 
 async function fetchQuotes(url: string, count: number): Promise<string[]> {
@@ -177,6 +177,7 @@ async function fetchQuotes(url: string, count: number): Promise<string[]> {
 }
 
 const checkingEveryResponse = 'server, embedded, every response checked';
+const everyQuoteComputed = 'server, embedded, a new amount every request';
 
 const startServer = (extra: string[], env: NodeJS.ProcessEnv, config: string) =>
   startProcess({
@@ -267,8 +268,8 @@ async function main(): Promise<void> {
           .map((other) => other.process.pid),
         measure,
       );
-    const warmedUp = async (url: string) => {
-      if (warmupSeconds > 0) await wrk(url, { connections, seconds: warmupSeconds, threads });
+    const warmedUp = async (url: string, script?: { path: string; args: string[]; threads: number }) => {
+      if (warmupSeconds > 0) await wrk(url, { connections, seconds: warmupSeconds, threads: script?.threads ?? threads, script });
       return url;
     };
     const rows: Row[] = await alone(everyTarget[0]!, async () => [
@@ -278,6 +279,16 @@ async function main(): Promise<void> {
     for (const target of targets) {
       const url = `${target.process.url}/v4/get-quote?${quoteQuery}`;
       rows.push(await alone(target, async () => load(target.name, 'get-quote', await warmedUp(url), target.watched)));
+      if (target.name === 'server, embedded') {
+        // Amounts from 1 BTC in the warm-up, from 2 BTC in the row: no run reaches the other's.
+        const newAmounts = (first: number) => ({ path: here('./new-amounts.lua'), args: [String(first), String(threads)], threads });
+        rows.push(
+          await alone(target, async () => {
+            await warmedUp(url, newAmounts(100_000_000));
+            return load(everyQuoteComputed, 'get-quote', url, target.watched, newAmounts(200_000_000));
+          }),
+        );
+      }
     }
     for (const target of targets.filter((target) => !target.quoteOnly)) {
       const url = `${target.process.url}/v4/get-order/${target.orderId}`;
@@ -338,7 +349,10 @@ function report(rows: Row[], notes: string[]): void {
     `CPU: % of one core during the row (target's processes, PostgreSQL's, wrk's; the machine's busy share of ${cpus().length * 100}), from /proc; µs/request: the target's CPU time per request.`,
   );
   console.log(
-    `Servers: the sandbox configuration, rate limit out of the way, responses checked one in ${checkEvery} (checkResponses.every); "${checkingEveryResponse}" checks every one, as the sandbox does.\n`,
+    `Servers: the sandbox configuration, rate limit out of the way, responses checked one in ${checkEvery} (checkResponses.every); "${checkingEveryResponse}" checks every one, as the sandbox does.`,
+  );
+  console.log(
+    `get-quote asks for one quote again and again (a wallet refreshing it): from the third request on, the server issues it from its quote memo (a new id, expiry and seal each time); "${everyQuoteComputed}" asks for an amount no request asked for before (bench/new-amounts.lua), so every quote is computed.\n`,
   );
   console.log(
     '| target | operation | generator | requests/s | p50 ms | p99 ms | × Prism mock | % of bare node:http | non-2xx/errors | CPU % target / PostgreSQL / wrk / machine | target CPU µs/request |',

@@ -22,6 +22,7 @@ import { OrderView } from './orders/view.js';
 import { ConfiguredPrices, type PriceSource } from './quote/prices.js';
 import { QuoteSeal } from './quote/seal.js';
 import { sealedFields } from './quote/sealed-fields.js';
+import { QuoteMemo } from './quote/memo.js';
 import { QuoteService } from './quote/service.js';
 import { VolumeCache } from './quote/volume-cache.js';
 import type { Services } from './services.js';
@@ -82,6 +83,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   return { ...gateway, url: `http://${host}:${port}` };
 }
 
+/** Quotes the memo keeps (quote/memo.ts): a few kilobytes each, some tens of megabytes at most. */
+const quoteMemoCapacity = 500;
+
 export async function createGateway(config: GatewayConfig, options: Pick<StartServerOptions, 'logger' | 'adapters'> = {}) {
   const dataDir = config.storage.dataDir && config.storage.dataDir !== ':memory:' ? resolve(config.storage.dataDir) : undefined;
   const store = await openStore({ databaseUrl: config.storage.databaseUrl, dataDir });
@@ -108,7 +112,7 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
       },
     };
     const quoteEngine = { config, catalogue, prices, bitcoinNetwork: bitcoin.network, bitcoinFeeRate: bitcoin.feeRate() };
-    const quotes = new QuoteService(store.db, quoteEngine, seal, clock, volumes);
+    const quotes = new QuoteService(store.db, quoteEngine, seal, clock, volumes, new QuoteMemo(quoteMemoCapacity, () => prices.revision()));
     const orders = new OrderService({
       db: store.db,
       config,

@@ -6,7 +6,7 @@
 import bs58check from 'bs58check';
 import { describe, expect, it } from 'vitest';
 import { loadBundle } from '@swap-gateway/openapi';
-import { QuoteSeal } from '../src/quote/seal.js';
+import { QuoteSeal, type QuoteSealPayload } from '../src/quote/seal.js';
 import { sealedFields } from '../src/quote/sealed-fields.js';
 import { loadConfig } from '../src/index.js';
 import { affiliate, offrampParams, onrampParams, testServerPerSuite, tokenSwapParams, tronOfframpParams, usdtTron } from './helpers.js';
@@ -90,15 +90,19 @@ describe('volume limits at create-order', () => {
 
 describe('create-order verifies quotes without a stored copy', () => {
   const quoteFields = sealedFields(loadBundle('gateway'));
+  const sealed = <Q extends object>(seal: QuoteSeal, payload: QuoteSealPayload, quote: Q) => ({
+    ...quote,
+    signedQuoteData: seal.signature(payload, seal.form(payload.route, quote)),
+  });
 
   it('refuses a forged output amount sealed with another secret: the seal fails, and the re-quote names the changed field', async () => {
     const quote = (await api.quote(tokenSwapParams())).body.tokenSwap;
     const { signedQuoteData, ...rest } = quote;
     const payload = JSON.parse(Buffer.from(signedQuoteData.split('.')[1], 'base64url').toString('utf8'));
-    const forged = new QuoteSeal('a-secret-the-forger-guessed', quoteFields).seal(
-      { ...rest, outputAmount: { ...rest.outputAmount, amount: String(BigInt(rest.outputAmount.amount) * 2n) } },
-      payload,
-    );
+    const forged = sealed(new QuoteSeal('a-secret-the-forger-guessed', quoteFields), payload, {
+      ...rest,
+      outputAmount: { ...rest.outputAmount, amount: String(BigInt(rest.outputAmount.amount) * 2n) },
+    });
     const answer = await api.post('/v4/create-order', { tokenSwap: forged });
     expect(answer).toMatchObject({
       status: 400,
@@ -111,7 +115,7 @@ describe('create-order verifies quotes without a stored copy', () => {
     const quote = (await api.quote(onrampParams())).body.onramp;
     const { signedQuoteData, ...rest } = quote;
     const payload = JSON.parse(Buffer.from(signedQuoteData.split('.')[1], 'base64url').toString('utf8'));
-    const forged = new QuoteSeal('a-secret-the-forger-guessed', quoteFields).seal(rest, payload);
+    const forged = sealed(new QuoteSeal('a-secret-the-forger-guessed', quoteFields), payload, rest);
     expect(await api.post('/v4/create-order', { onramp: forged })).toMatchObject({
       status: 400,
       body: { code: 'INVALID_ORDER_ARGS', details: { message: 'signedQuoteData does not match the quote' } },
@@ -128,7 +132,7 @@ describe('create-order verifies quotes without a stored copy', () => {
     const quote = (await api.quote(onrampParams())).body.onramp;
     const { signedQuoteData, ...rest } = quote;
     const payload = JSON.parse(Buffer.from(signedQuoteData.split('.')[1], 'base64url').toString('utf8'));
-    expect(new QuoteSeal(value, quoteFields).seal(rest, payload).signedQuoteData).toBe(signedQuoteData);
+    expect(sealed(new QuoteSeal(value, quoteFields), payload, rest).signedQuoteData).toBe(signedQuoteData);
   });
 });
 

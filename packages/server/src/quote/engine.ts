@@ -259,12 +259,15 @@ function rate(context: QuoteEngineContext, route: Route): bigint {
 
 function tokenAmount(context: QuoteEngineContext, token: TokenConfig, amount: bigint): GatewayTokenAmountV2 {
   const price = context.prices.usdPrice(token);
-  return {
-    address: token.address,
-    amount: amount.toString(),
-    chain: token.chain,
-    ...(price === undefined ? {} : { usd: formatScaled(usdValue(amount, token.decimals, price), 2) }),
-  };
+  // Two literals rather than a spread of an optional member: a quote writes a dozen of these.
+  return price === undefined
+    ? { address: token.address, amount: amount.toString(), chain: token.chain }
+    : {
+        address: token.address,
+        amount: amount.toString(),
+        chain: token.chain,
+        usd: formatScaled(usdValue(amount, token.decimals, price), 2),
+      };
 }
 
 /** Output value against input value, only where both tokens have a price. */

@@ -9,15 +9,27 @@ import { formatScaled, parseDecimal, usdValue } from './amounts.js';
 export interface PriceSource {
   /** USD price of one whole token, scaled by 10^18, or undefined without a feed. */
   usdPrice(token: TokenConfig): bigint | undefined;
+  /**
+   * Changes whenever any price changes: quotes computed at an earlier revision are not issued again
+   * (quote/memo.ts). A feed that cannot tell returns a new value on every call.
+   */
+  revision(): number;
 }
 
 export class ConfiguredPrices implements PriceSource {
+  /** Configured prices never change. */
+  revision(): number {
+    return 0;
+  }
+
   /** Each configured price parsed once: a quote asks for the same few prices a dozen times. */
   private readonly parsed = new Map<string, bigint>();
 
   usdPrice(token: TokenConfig): bigint | undefined {
     if (token.priceUsd === undefined) return undefined;
-    const price = this.parsed.get(token.priceUsd) ?? parseDecimal(token.priceUsd);
+    const parsed = this.parsed.get(token.priceUsd);
+    if (parsed !== undefined) return parsed;
+    const price = parseDecimal(token.priceUsd);
     this.parsed.set(token.priceUsd, price);
     return price;
   }

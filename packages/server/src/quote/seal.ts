@@ -33,10 +33,15 @@ export class QuoteSeal {
     this.key = createHmac('sha256', secret).update('quote-seal').digest();
   }
 
-  /** The quote with its `signedQuoteData` added. */
-  seal<Q extends object>(quote: Q, payload: QuoteSealPayload): Q & { signedQuoteData: string } {
+  /** The quote's sealed form (below), which `signature` covers: what a quote issued again can keep. */
+  form(route: RouteKind, quote: object): string {
+    return sealedForm(this.fields[route], quote as Record<string, unknown>);
+  }
+
+  /** `signedQuoteData` for a quote of this sealed form. */
+  signature(payload: QuoteSealPayload, form: string | Buffer): string {
     const encoded = Buffer.from(JSON.stringify(payload)).toString('base64url');
-    return { ...quote, signedQuoteData: `v2.${encoded}.${this.mac(encoded, payload.route, quote)}` };
+    return `v2.${encoded}.${this.mac(encoded, form)}`;
   }
 
   /** The payload of an untouched quote, or undefined when the quote or its seal was changed. */
@@ -45,7 +50,7 @@ export class QuoteSeal {
     if (typeof signedQuoteData !== 'string') return undefined;
     const [version, encoded, mac] = signedQuoteData.split('.');
     if (version !== 'v2' || !encoded || !mac) return undefined;
-    const expected = Buffer.from(this.mac(encoded, route, quote));
+    const expected = Buffer.from(this.mac(encoded, this.form(route, quote)));
     const given = Buffer.from(mac);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
     try {
@@ -56,12 +61,8 @@ export class QuoteSeal {
     }
   }
 
-  private mac(encodedPayload: string, route: RouteKind, quote: object): string {
-    return createHmac('sha256', this.key)
-      .update(encodedPayload)
-      .update('.')
-      .update(sealedForm(this.fields[route], quote as Record<string, unknown>))
-      .digest('base64url');
+  private mac(encodedPayload: string, form: string | Buffer): string {
+    return createHmac('sha256', this.key).update(encodedPayload).update('.').update(form).digest('base64url');
   }
 }
 

@@ -1,8 +1,8 @@
 /**
- * get-quote: computes the quote and seals it (quote/seal.ts). Nothing is stored: the seal carries
- * the quote's id and expiry, and create-order verifies it. Only a route with volume limits reads
- * the store, to answer an exceeded limit early, and then through a cache of the sums
- * (quote/volume-cache.ts); create-order enforces the limits exactly.
+ * get-quote: computes the quote (or finds it computed, quote/memo.ts) and seals it (quote/seal.ts).
+ * Nothing is stored: the seal carries the quote's id and expiry, and create-order verifies it. Only
+ * a route with volume limits reads the store, to answer an exceeded limit early, and then through a
+ * cache of the sums (quote/volume-cache.ts); create-order enforces the limits exactly.
  */
 import { randomUUID } from 'node:crypto';
 import type { GatewayQuoteV4 } from '@swap-gateway/types';
@@ -10,8 +10,15 @@ import type { Clock } from '../clock.js';
 import type { Queryable } from '../store/database.js';
 import { computeQuote, type QuoteEngineContext, type QuoteRequest } from './engine.js';
 import { checkVolumeLimits } from './limits.js';
+import type { ComputedQuote, QuoteMemo } from './memo.js';
 import type { QuoteSeal } from './seal.js';
 import type { VolumeCache } from './volume-cache.js';
+
+/** A sealed quote as get-quote answers it: its JSON text, and the same quote as a value (read from that text). */
+export interface IssuedQuote {
+  json: string;
+  value(): GatewayQuoteV4;
+}
 
 export class QuoteService {
   constructor(
@@ -20,10 +27,12 @@ export class QuoteService {
     private readonly seal: QuoteSeal,
     private readonly clock: Clock,
     private readonly volumes: VolumeCache,
+    private readonly memo: QuoteMemo,
   ) {}
 
-  async issue(request: QuoteRequest): Promise<GatewayQuoteV4> {
-    const { route, quote, config } = computeQuote(request, this.engine);
+  async issue(request: QuoteRequest): Promise<IssuedQuote> {
+    const computed = this.memo.quote(request, () => this.compute(request));
+    const { route, config } = computed;
     if (config.perAccountLimit !== undefined || config.globalLimit !== undefined) {
       await checkVolumeLimits(
         this.db,
@@ -34,6 +43,21 @@ export class QuoteService {
       );
     }
     const exp = this.clock.now() + this.engine.config.quoteTtlSeconds * 1000;
-    return { [route]: this.seal.seal(quote, { id: randomUUID(), route, exp }) } as GatewayQuoteV4;
+    const signedQuoteData = this.seal.signature({ id: randomUUID(), route, exp }, computed.form);
+    // The seal is base64url and dots: nothing in it needs escaping.
+    const json = `${computed.jsonHead}${signedQuoteData}"}}`;
+    return { json, value: () => JSON.parse(json) as GatewayQuoteV4 };
+  }
+
+  private compute(request: QuoteRequest): ComputedQuote {
+    const { route, config, quote } = computeQuote(request, this.engine);
+    const json = JSON.stringify({ [route]: quote });
+    return {
+      route,
+      config,
+      form: this.seal.form(route, quote),
+      // Up to the two closing braces: `signedQuoteData` is the quote's last member.
+      jsonHead: `${json.slice(0, -2)},"signedQuoteData":"`,
+    };
   }
 }
