@@ -41,7 +41,10 @@ function listVersions(dir: string): string[] {
 }
 
 export interface PostgresCluster {
+  /** Over TCP on 127.0.0.1. */
   url: string;
+  /** Over the cluster's Unix socket, as a server on the same machine reaches it. */
+  socketUrl: string;
   /** The postmaster's process id (its children are the connections' backends). */
   pid(): number;
   stop(): Promise<void>;
@@ -76,6 +79,7 @@ export async function startPostgres(binaries: PostgresBinaries): Promise<Postgre
   ]);
   return {
     url: `postgres://gateway@127.0.0.1:${port}/postgres`,
+    socketUrl: `postgres://gateway@localhost/postgres?host=${encodeURIComponent(dir)}&port=${port}`,
     pid: () => Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]),
     async stop() {
       try {
