@@ -58,9 +58,8 @@ export class QuoteMemo {
     if (kept) return kept;
     const computed = compute();
     if (this.askedOnce.delete(key)) {
-      // Kept as bytes: the seal's hash reads them on every answer.
       keepAtMost(this.quotes, this.capacity);
-      this.quotes.set(key, { ...computed, form: Buffer.from(computed.form) });
+      this.quotes.set(key, { ...computed, form: typeof computed.form === 'string' ? ownBytes(computed.form) : computed.form });
     } else {
       keepAtMost(this.askedOnce, this.capacity);
       this.askedOnce.add(key);
@@ -77,6 +76,16 @@ export class QuoteMemo {
     }
     this.revision = revision;
   }
+}
+
+/**
+ * The form as bytes, which the seal's hash reads on every answer without encoding them again; in a
+ * buffer of their own, since a slice of Node's shared 8 KiB pool would keep the whole slab alive.
+ */
+function ownBytes(form: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(form));
+  bytes.write(form);
+  return bytes;
 }
 
 /** Makes room for one more: a Map or Set iterates in insertion order, so the oldest goes. */
