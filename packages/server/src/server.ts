@@ -83,8 +83,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   return { ...gateway, url: `http://${host}:${port}` };
 }
 
-/** Quotes the memo keeps (quote/memo.ts): a few kilobytes each, some tens of megabytes at most. */
-const quoteMemoCapacity = 500;
+/** What the quote memo keeps (quote/memo.ts): some 10,000 quotes of the usual 3 KB, and the parameters of 16,000 asked for once. */
+const quoteMemoLimits = { quoteBytes: 32 * 1024 * 1024, askedOnceBytes: 4 * 1024 * 1024 };
 
 export async function createGateway(config: GatewayConfig, options: Pick<StartServerOptions, 'logger' | 'adapters'> = {}) {
   const dataDir = config.storage.dataDir && config.storage.dataDir !== ':memory:' ? resolve(config.storage.dataDir) : undefined;
@@ -112,7 +112,7 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
       },
     };
     const quoteEngine = { config, catalogue, prices, bitcoinNetwork: bitcoin.network, bitcoinFeeRate: bitcoin.feeRate() };
-    const quotes = new QuoteService(store.db, quoteEngine, seal, clock, volumes, new QuoteMemo(quoteMemoCapacity, () => prices.revision()));
+    const quotes = new QuoteService(store.db, quoteEngine, seal, clock, volumes, new QuoteMemo(quoteMemoLimits, () => prices.revision()));
     const orders = new OrderService({
       db: store.db,
       config,

@@ -29,10 +29,7 @@ export function v4Operations(services: Services): OperationHandlers {
         })),
     },
     getQuoteV4: {
-      handler: async (request) => {
-        const issued = await quotes.issue(request.query as GatewayQuoteParamsV4);
-        return new JsonBody(issued.json, issued.value);
-      },
+      handler: async (request) => new JsonBody(await quotes.issue(request.query as GatewayQuoteParamsV4)),
     },
     createOrderV4: {
       handler: async (request) => orders.create(request.body as Record<string, unknown>, 'v4'),

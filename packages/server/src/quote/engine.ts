@@ -1,8 +1,8 @@
 /**
  * The quote engine: from get-quote's parameters to the inner quote of one route, with its fees,
  * output after fees, resolved slippage and USD values. It checks every parameter for its chain and
- * every configured limit, and throws the documented error for the first one that fails. Sealing and
- * storing the quote is the caller's business (see quote/service.ts).
+ * every configured limit, and throws the documented error for the first one that fails. Sealing the
+ * quote is the caller's business (see quote/service.ts).
  */
 import type {
   GatewayOfframpQuoteV4,
@@ -39,6 +39,11 @@ export type UnsealedQuote = { config: Route } & (
   | { route: 'tokenSwap'; quote: GatewayTokenSwapQuoteV3 & { refundAddress: string | null } }
 );
 
+/**
+ * Everything a quote depends on besides its parameters. Each member stays the same while the
+ * process runs, or says when it changes (`prices.revision()`): quotes are issued again from a memo
+ * (quote/memo.ts), so a member that changes otherwise (a live fee rate, say) must be part of that revision.
+ */
 export interface QuoteEngineContext {
   config: GatewayConfig;
   catalogue: Catalogue;

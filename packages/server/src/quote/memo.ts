@@ -1,11 +1,12 @@
 /**
  * Quotes already computed, by their parameters. The quote engine is a function of get-quote's
  * parameters and of what stays fixed while the process runs (configuration, catalogue, the fee rate
- * read at start) or says when it changes (the price source's revision), so a quote asked for again
- * (a wallet refreshing the quote its user is looking at, an aggregator polling the same amounts) is
- * the same quote: only its id, expiry and seal are new. An entry keeps what issuing it again needs:
- * the quote's sealed form and its JSON text. A quote is kept when its parameters come a second time
- * (most are asked for once); a refusal is never kept.
+ * read at start: see QuoteEngineContext) or says when it changes (the price source's revision), so
+ * a quote asked for again (a wallet refreshing the quote its user is looking at, an aggregator
+ * polling the same amounts) is the same quote: only its id, expiry and seal are new. An entry keeps
+ * what issuing it again needs: the quote's sealed form and its JSON text. A quote is kept when its
+ * parameters come a second time (most are asked for once); a refusal is never kept. Both what is
+ * kept and the parameters asked for once are bounded in bytes, the oldest leaving first.
  */
 import type { RouteKind } from '../config/config.js';
 import type { Route } from '../config/catalogue.js';
@@ -24,31 +25,40 @@ export interface ComputedQuote {
   jsonHead: string;
 }
 
-/** Every parameter the engine reads, in one order. */
-const parameterNames = [
-  'srcChain',
-  'dstChain',
-  'srcToken',
-  'dstToken',
-  'amount',
-  'recipient',
-  'sender',
-  'refundAddress',
-  'slippage',
-  'affiliates',
-] as const satisfies ReadonlyArray<keyof QuoteRequest>;
+/** Every parameter of a quote request, in one order: the compiler refuses this list without one of them. */
+const parameterNames = Object.keys({
+  srcChain: true,
+  dstChain: true,
+  srcToken: true,
+  dstToken: true,
+  amount: true,
+  recipient: true,
+  sender: true,
+  refundAddress: true,
+  slippage: true,
+  affiliates: true,
+} satisfies Record<keyof QuoteRequest, true>) as Array<keyof QuoteRequest>;
+
+export interface QuoteMemoLimits {
+  /** Bytes of kept quotes (their JSON text, sealed form and key). */
+  quoteBytes: number;
+  /** Bytes of the keys of parameters asked for once. */
+  askedOnceBytes: number;
+}
 
 export class QuoteMemo {
-  private readonly quotes = new Map<string, ComputedQuote>();
+  private readonly quotes: OldestFirst<ComputedQuote>;
   /** Parameters asked for once (most are never asked for again): a quote is kept the second time. */
-  private readonly askedOnce = new Set<string>();
+  private readonly askedOnce: OldestFirst<true>;
   private revision: number | undefined;
 
   constructor(
-    /** Quotes kept (each a few kilobytes), and as many parameters asked for once; the oldest leave first. */
-    private readonly capacity: number,
+    limits: QuoteMemoLimits,
     private readonly currentRevision: () => number,
-  ) {}
+  ) {
+    this.quotes = new OldestFirst(limits.quoteBytes);
+    this.askedOnce = new OldestFirst(limits.askedOnceBytes);
+  }
 
   /** The quote for these parameters: the one kept, or `compute`'s. */
   quote(request: QuoteRequest, compute: () => ComputedQuote): ComputedQuote {
@@ -58,11 +68,11 @@ export class QuoteMemo {
     if (kept) return kept;
     const computed = compute();
     if (this.askedOnce.delete(key)) {
-      keepAtMost(this.quotes, this.capacity);
-      this.quotes.set(key, { ...computed, form: typeof computed.form === 'string' ? ownBytes(computed.form) : computed.form });
+      const form = typeof computed.form === 'string' ? ownBytes(computed.form) : computed.form;
+      // A character a byte: V8 keeps text without characters beyond Latin-1 so, and quotes are ASCII.
+      this.quotes.set(key, { ...computed, form }, key.length + computed.jsonHead.length + form.length);
     } else {
-      keepAtMost(this.askedOnce, this.capacity);
-      this.askedOnce.add(key);
+      this.askedOnce.set(key, true, key.length);
     }
     return computed;
   }
@@ -79,21 +89,6 @@ export class QuoteMemo {
 }
 
 /**
- * The form as bytes, which the seal's hash reads on every answer without encoding them again; in a
- * buffer of their own, since a slice of Node's shared 8 KiB pool would keep the whole slab alive.
- */
-function ownBytes(form: string): Buffer {
-  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(form));
-  bytes.write(form);
-  return bytes;
-}
-
-/** Makes room for one more: a Map or Set iterates in insertion order, so the oldest goes. */
-function keepAtMost(entries: Map<string, unknown> | Set<string>, capacity: number): void {
-  if (entries.size >= capacity) entries.delete(entries.keys().next().value!);
-}
-
-/**
  * The parameters as one string, each value prefixed by its length and an absent one by `-`, so that
  * two requests have one key only when every parameter is the same: a quote issued from the memo is
  * not checked again.
@@ -105,4 +100,53 @@ function memoKey(request: QuoteRequest): string {
     key += value === undefined ? '-' : `${value.length}:${value}`;
   }
   return key;
+}
+
+/**
+ * The form as bytes, which the seal's hash reads on every answer without encoding them again; in a
+ * buffer of their own, since a slice of Node's shared 8 KiB pool would keep the whole slab alive.
+ */
+function ownBytes(form: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(form));
+  bytes.write(form);
+  return bytes;
+}
+
+/** Entries of a given size within a budget of bytes; the oldest set leaves first (a Map iterates in insertion order). */
+class OldestFirst<V> {
+  private readonly entries = new Map<string, { value: V; bytes: number }>();
+  private bytes = 0;
+
+  constructor(private readonly budget: number) {}
+
+  get(key: string): V | undefined {
+    return this.entries.get(key)?.value;
+  }
+
+  set(key: string, value: V, bytes: number): void {
+    // An entry larger than the whole budget is not kept (it would push everything else out).
+    if (bytes > this.budget) return;
+    this.delete(key);
+    for (const [oldest, entry] of this.entries) {
+      if (this.bytes + bytes <= this.budget) break;
+      this.entries.delete(oldest);
+      this.bytes -= entry.bytes;
+    }
+    this.entries.set(key, { value, bytes });
+    this.bytes += bytes;
+  }
+
+  /** Whether the key was there. */
+  delete(key: string): boolean {
+    const entry = this.entries.get(key);
+    if (!entry) return false;
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
+    return true;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
 }

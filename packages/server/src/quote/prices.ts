@@ -11,7 +11,8 @@ export interface PriceSource {
   usdPrice(token: TokenConfig): bigint | undefined;
   /**
    * Changes whenever any price changes: quotes computed at an earlier revision are not issued again
-   * (quote/memo.ts). A feed that cannot tell returns a new value on every call.
+   * (quote/memo.ts). A counter bumped by every update does; a feed that cannot tell bumps it on
+   * every call (a clock reading would not do: two calls can read the same millisecond).
    */
   revision(): number;
 }

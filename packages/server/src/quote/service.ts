@@ -5,7 +5,6 @@
  * cache of the sums (quote/volume-cache.ts); create-order enforces the limits exactly.
  */
 import { randomUUID } from 'node:crypto';
-import type { GatewayQuoteV4 } from '@swap-gateway/types';
 import type { Clock } from '../clock.js';
 import type { Queryable } from '../store/database.js';
 import { computeQuote, type QuoteEngineContext, type QuoteRequest } from './engine.js';
@@ -13,12 +12,6 @@ import { checkVolumeLimits } from './limits.js';
 import type { ComputedQuote, QuoteMemo } from './memo.js';
 import type { QuoteSeal } from './seal.js';
 import type { VolumeCache } from './volume-cache.js';
-
-/** A sealed quote as get-quote answers it: its JSON text, and the same quote as a value (read from that text). */
-export interface IssuedQuote {
-  json: string;
-  value(): GatewayQuoteV4;
-}
 
 export class QuoteService {
   constructor(
@@ -30,7 +23,8 @@ export class QuoteService {
     private readonly memo: QuoteMemo,
   ) {}
 
-  async issue(request: QuoteRequest): Promise<IssuedQuote> {
+  /** The sealed quote as get-quote answers it (a GatewayQuoteV4), as JSON text. */
+  async issue(request: QuoteRequest): Promise<string> {
     const computed = this.memo.quote(request, () => this.compute(request));
     const { route, config } = computed;
     if (config.perAccountLimit !== undefined || config.globalLimit !== undefined) {
@@ -45,8 +39,7 @@ export class QuoteService {
     const exp = this.clock.now() + this.engine.config.quoteTtlSeconds * 1000;
     const signedQuoteData = this.seal.signature({ id: randomUUID(), route, exp }, computed.form);
     // The seal is base64url and dots: nothing in it needs escaping.
-    const json = `${computed.jsonHead}${signedQuoteData}"}}`;
-    return { json, value: () => JSON.parse(json) as GatewayQuoteV4 };
+    return `${computed.jsonHead}${signedQuoteData}"}}`;
   }
 
   private compute(request: QuoteRequest): ComputedQuote {
