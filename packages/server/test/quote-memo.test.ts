@@ -31,7 +31,7 @@ const computing = (size = 10) => {
   };
 };
 
-const roomy = { quoteBytes: 1_000_000, askedOnceBytes: 1_000_000 };
+const roomy = { quoteBytes: 1_000_000, askedOnce: 1000 };
 const keyLength = (params: QuoteRequest) =>
   Object.values(params).reduce((length, value) => length + (value === undefined ? 1 : `${value.length}:${value}`.length), 0);
 
@@ -76,7 +76,7 @@ describe('QuoteMemo', () => {
 
   it('keeps quotes within its budget of bytes, the oldest leaving first, and none larger than the budget', () => {
     const entryBytes = keyLength(request) + 100 + 1;
-    const memo = new QuoteMemo({ quoteBytes: entryBytes * 2, askedOnceBytes: 1_000_000 }, () => 0);
+    const memo = new QuoteMemo({ quoteBytes: entryBytes * 2, askedOnce: 1000 }, () => 0);
     const engine = computing(100);
     const amounts = ['1000001', '1000002', '1000003'];
     for (const amount of amounts) for (const _ of [1, 2]) memo.quote({ ...request, amount }, engine.compute);
@@ -87,14 +87,14 @@ describe('QuoteMemo', () => {
     memo.quote({ ...request, amount: '1000001' }, engine.compute);
     expect(engine.count()).toBe(7);
 
-    const small = new QuoteMemo({ quoteBytes: entryBytes - 1, askedOnceBytes: 1_000_000 }, () => 0);
+    const small = new QuoteMemo({ quoteBytes: entryBytes - 1, askedOnce: 1000 }, () => 0);
     const other = computing(100);
     for (const _ of [1, 2, 3]) small.quote(request, other.compute);
     expect(other.count()).toBe(3);
   });
 
-  it('remembers parameters asked for once within its budget of bytes, the oldest forgotten first', () => {
-    const memo = new QuoteMemo({ quoteBytes: 1_000_000, askedOnceBytes: keyLength(request) * 2 }, () => 0);
+  it('remembers a bounded number of parameters asked for once, the oldest forgotten first', () => {
+    const memo = new QuoteMemo({ quoteBytes: 1_000_000, askedOnce: 2 }, () => 0);
     const engine = computing();
     for (const amount of ['1000001', '1000002', '1000003']) memo.quote({ ...request, amount }, engine.compute);
     // 1000001 was forgotten: asked again, it counts as a first time, and is kept only on the next.
