@@ -202,6 +202,18 @@ interface Target {
  * Every target runs for the whole bench (an idle one costs nothing), so that the rows compared
  * with each other are measured one right after the other: the machine's load drifts over minutes.
  */
+/** The commit the bench measures, and whether the working tree differs from it. */
+function build(): string {
+  const git = (args: string[]) => execFileSync('git', args, { cwd: here('.'), encoding: 'utf8' }).trim();
+  try {
+    return `${git(['rev-parse', '--short', 'HEAD'])}${git(['status', '--porcelain']) ? ' with uncommitted changes' : ''}`;
+  } catch {
+    return 'unknown (not a git checkout)';
+  }
+}
+
+const loadAtStart = loadavg()[0]!;
+
 async function main(): Promise<void> {
   checkTools();
   const config = benchConfig();
@@ -344,7 +356,7 @@ function report(rows: Row[], notes: string[]): void {
   const ceiling = find('bare node:http', 'fixed JSON')!.requestsPerSecond;
   const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
   console.log(
-    `\nwrk -t${threads} (-t1 for create-order) -c${connections}, ${seconds} s per row, loopback, Node ${process.version}, ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)} at the end\n`,
+    `\nwrk -t${threads} (-t1 for create-order) -c${connections}, ${seconds} s per row, loopback, Node ${process.version}, ${cpus().length} cores, load average ${loadAtStart.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end, build ${build()}\n`,
   );
   console.log(
     `CPU: % of one core during the row (target's processes, PostgreSQL's, wrk's; the machine's busy share of ${cpus().length * 100}), from /proc; µs/request: the target's CPU time per request.`,
@@ -410,17 +422,21 @@ function report(rows: Row[], notes: string[]): void {
       ratio('server, PostgreSQL, 1 worker', 'get-order', 'Prism mock') >= 5,
     ],
     [
-      `get-quote, PostgreSQL 2 workers / 1 worker: ${fixed(ratio('server, PostgreSQL, 2 workers', 'get-quote', 'server, PostgreSQL, 1 worker'), 2)}`,
+      `get-quote (one quote asked again: from the memo), PostgreSQL 2 workers / 1 worker: ${fixed(ratio('server, PostgreSQL, 2 workers', 'get-quote', 'server, PostgreSQL, 1 worker'), 2)}× (target > 1×)`,
       ratio('server, PostgreSQL, 2 workers', 'get-quote', 'server, PostgreSQL, 1 worker') > 1,
     ],
     [
-      `get-order, PostgreSQL 2 workers / 1 worker: ${fixed(ratio('server, PostgreSQL, 2 workers', 'get-order', 'server, PostgreSQL, 1 worker'), 2)}`,
+      `get-order, PostgreSQL 2 workers / 1 worker: ${fixed(ratio('server, PostgreSQL, 2 workers', 'get-order', 'server, PostgreSQL, 1 worker'), 2)}× (target > 1×)`,
       ratio('server, PostgreSQL, 2 workers', 'get-order', 'server, PostgreSQL, 1 worker') > 1,
     ],
     ...rows
       .filter((row) => row.target.startsWith('server') && row.operation !== 'create-order')
       .map((row): [string, boolean] => [`${row.target} ${row.operation}: p99 ${fixed(row.p99Ms, 2)} ms (target ≤ 5 ms)`, row.p99Ms <= 5]),
   ];
+  // A row with failed requests meets nothing: its figures are not the operation's.
+  const failing = rows.filter((row) => row.failures > 0);
+  for (const row of failing)
+    checks.push([`${row.target} ${row.operation}: ${row.failures} non-2xx answers or socket errors (target 0)`, false]);
   console.log('\nTargets in this run:');
   for (const [text, met] of checks) console.log(`- ${met ? 'met' : 'NOT met'}: ${text}`);
   for (const note of notes) console.log(`- ${note}`);
