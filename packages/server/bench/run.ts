@@ -19,10 +19,12 @@
  * far less on what else the machine runs than requests per second do.
  *
  * BENCH_SECONDS per row (default 5), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (10), BENCH_THREADS of wrk (2),
- * BENCH_ORDER_QUOTES quotes prepared for each create-order row (12000).
+ * BENCH_ORDER_QUOTES quotes prepared for each create-order row (12000), BENCH_ORDERS_READ orders each
+ * get-order row reads in turn (200).
  */
 import { execFileSync, execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +40,7 @@ const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const threads = Number(process.env.BENCH_THREADS ?? 2);
 const orderQuotes = Number(process.env.BENCH_ORDER_QUOTES ?? 12000);
+const ordersRead = Number(process.env.BENCH_ORDERS_READ ?? 200);
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const serverMain = here('../dist/main.js');
@@ -149,14 +152,28 @@ async function autocannon(url: string): Promise<Row> {
   };
 }
 
-/** An order to read back in the get-order rows. */
-async function someOrder(target: string, url: string): Promise<string> {
-  const quote = await (await fetch(`${url}/v4/get-quote?${quoteQuery}`)).json();
-  const created = (await (
-    await fetch(`${url}/v4/create-order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(quote) })
-  ).json()) as { onramp?: { order_id: string } };
-  if (!created.onramp) throw new Error(`${target}: create-order failed: ${JSON.stringify(created)}`);
-  return created.onramp.order_id;
+/** Orders to read back in the get-order rows: a file of their ids, one a line. */
+async function someOrders(target: string, url: string): Promise<string> {
+  const ids: string[] = [];
+  for (let count = 0; count < ordersRead; count++) {
+    const quote = await (await fetch(`${url}/v4/get-quote?${quoteQuery}`)).json();
+    const created = (await (
+      await fetch(`${url}/v4/create-order`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(quote),
+      })
+    ).json()) as { onramp?: { order_id: string } };
+    if (!created.onramp) throw new Error(`${target}: create-order failed: ${JSON.stringify(created)}`);
+    ids.push(created.onramp.order_id);
+  }
+  return orderIdsFile(target, ids);
+}
+
+function orderIdsFile(target: string, ids: string[]): string {
+  const file = join(work, `order-ids-${target.replace(/\W+/g, '-')}.txt`);
+  writeFileSync(file, ids.join('\n'));
+  return file;
 }
 
 /** create-order with fresh quotes, each used once. */
@@ -190,8 +207,8 @@ const startServer = (extra: string[], env: NodeJS.ProcessEnv, config: string) =>
 interface Target {
   name: string;
   process: StartedProcess;
-  /** What get-order reads. */
-  orderId: string;
+  /** What get-order reads: a file of order ids, one a line. */
+  ordersFile: string;
   server: boolean;
   watched: Watched;
   /** Measured on get-quote only. */
@@ -210,6 +227,18 @@ function build(): string {
   } catch {
     return 'unknown (not a git checkout)';
   }
+}
+
+/**
+ * Whether the kernel schedules the processes of each session as a group (autogroup). With it on and
+ * both cores busy (2 workers, PostgreSQL and wrk), a runnable PostgreSQL backend was seen waiting
+ * up to 1.5 s for a core: the server README has the measurements.
+ */
+function groupScheduling(): string {
+  const file = '/proc/sys/kernel/sched_autogroup_enabled';
+  if (!existsSync(file)) return 'Kernel autogroup: not in this kernel.';
+  const on = readFileSync(file, 'utf8').trim() === '1';
+  return `Kernel autogroup (${file}): ${on ? 'on, so PostgreSQL tails under saturated cores can reach seconds (server README)' : 'off'}.`;
 }
 
 const loadAtStart = loadavg()[0]!;
@@ -233,7 +262,17 @@ async function main(): Promise<void> {
       startProcess({ command: process.execPath, args: (port) => [mockCli, '--port', String(port)], probePath: '/v4/get-routes' }),
     );
     const targets: Target[] = [
-      { name: 'Prism mock', process: mock, orderId: '8d3c7a0e-5f1b-4b6e-9a51-2f0c7e4d9b12', server: false, watched: { target: mock.pid } },
+      // The mock answers every order id with its example: ids it does not know cost it the same.
+      {
+        name: 'Prism mock',
+        process: mock,
+        ordersFile: orderIdsFile(
+          'Prism mock',
+          Array.from({ length: ordersRead }, () => randomUUID()),
+        ),
+        server: false,
+        watched: { target: mock.pid },
+      },
     ];
     const server = async (
       name: string,
@@ -247,7 +286,7 @@ async function main(): Promise<void> {
       targets.push({
         name,
         process: running,
-        orderId: await someOrder(name, running.url),
+        ordersFile: await someOrders(name, running.url),
         server: true,
         watched,
         quoteOnly: options.quoteOnly,
@@ -304,8 +343,11 @@ async function main(): Promise<void> {
       }
     }
     for (const target of targets.filter((target) => !target.quoteOnly)) {
-      const url = `${target.process.url}/v4/get-order/${target.orderId}`;
-      rows.push(await alone(target, async () => load(target.name, 'get-order', await warmedUp(url), target.watched)));
+      const url = `${target.process.url}/v4/get-order/`;
+      const ordersById = { path: here('./orders-by-id.lua'), args: [target.ordersFile, String(threads)], threads };
+      rows.push(
+        await alone(target, async () => load(target.name, 'get-order', await warmedUp(url, ordersById), target.watched, ordersById)),
+      );
     }
     for (const target of targets.filter((target) => target.server && !target.quoteOnly))
       rows.push(await alone(target, () => createOrderRow(target.name, target.process.url, target.watched)));
@@ -365,10 +407,10 @@ function report(rows: Row[], notes: string[]): void {
     `Servers: the sandbox configuration, rate limit out of the way, responses checked one in ${checkEvery} (checkResponses.every); "${checkingEveryResponse}" checks every one, as the sandbox does.`,
   );
   console.log(
-    "PostgreSQL: Debian's, on this machine (fsync off), reached over its Unix socket. Latency: wrk adds to its figures the requests a stall held back (its correction for coordinated omission), so one stall of tens of milliseconds shows in p99.",
+    `PostgreSQL: Debian's, on this machine (fsync off), reached over its Unix socket. Latency: wrk adds to its figures the requests a stall held back (its correction for coordinated omission), so one stall of tens of milliseconds shows in p99. ${groupScheduling()}`,
   );
   console.log(
-    `get-quote asks for one quote again and again (a wallet refreshing it): from the third request on, the server issues it from its quote memo (a new id, expiry and seal each time); "${everyQuoteComputed}" asks for an amount no request asked for before (bench/new-amounts.lua), so every quote is computed.\n`,
+    `get-quote asks for one quote again and again (a wallet refreshing it): from the third request on, the server issues it from its quote memo (a new id, expiry and seal each time); "${everyQuoteComputed}" asks for an amount no request asked for before (bench/new-amounts.lua), so every quote is computed. get-order reads ${ordersRead} orders in turn (bench/orders-by-id.lua), so requests arriving together ask for different orders.\n`,
   );
   console.log(
     '| target | operation | generator | requests/s | p50 ms | p99 ms | × Prism mock | % of bare node:http | non-2xx/errors | CPU % target / PostgreSQL / wrk / machine | target CPU µs/request |',

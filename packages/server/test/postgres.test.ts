@@ -1,9 +1,11 @@
 /**
  * The same store on a real PostgreSQL server (DATABASE_URL): migrations, concurrent reservations
- * over separate connections, duplicate detection under a race, and a restart.
+ * over separate connections, duplicate detection under a race, a restart, and get-order's reads
+ * arriving together going as one query.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../src/store/database.js';
+import { openDatabase, type Database } from '../src/store/database.js';
+import { orderReads } from '../src/orders/reads.js';
 import { migrate } from '../src/store/migrations.js';
 import { client, onrampParams, testServer, wbtcBob } from './helpers.js';
 import { findPostgres, startPostgres, type PostgresCluster } from '@swap-gateway/test-support/postgres';
@@ -63,6 +65,48 @@ describe.skipIf('missing' in binaries)('store on PostgreSQL', () => {
       expect((await api.get('/health')).body).toEqual({ status: 'ok', storage: 'postgres' });
       expect((await api.get(`/v4/get-order/${orderId}`)).body.id).toBe(orderId);
     } finally {
+      await server.close();
+    }
+  });
+
+  it('reads orders by id that arrive together with one query, each after the writes acknowledged before it', async () => {
+    const server = await testServer({ databaseUrl: cluster.url });
+    const api = client(server.url);
+    const db = await openDatabase({ databaseUrl: cluster.url });
+    const statements: string[] = [];
+    const counted: Database = {
+      ...db,
+      query: (sql, params) => {
+        statements.push(sql);
+        return db.query(sql, params);
+      },
+    };
+    try {
+      const ids: string[] = [];
+      for (const amount of ['1000000', '1000001', '1000002']) {
+        const quote = (await api.quote(onrampParams({ amount }))).body;
+        ids.push((await api.post('/v4/create-order', quote)).body.onramp.order_id);
+      }
+      const reads = orderReads(counted);
+      const unknown = '00000000-0000-4000-8000-000000000000';
+      const asked = [...ids, ids[0]!, unknown, ids[1]!.toUpperCase()];
+      const found = await Promise.all(asked.map((id) => reads.find(id)));
+      expect(found.map((row) => row?.id)).toEqual([...ids, ids[0], undefined, ids[1]]);
+      expect(found.map((row) => row?.src_amount)).toEqual(['1000000', '1000001', '1000002', '1000000', undefined, '1000001']);
+      expect(statements).toHaveLength(1);
+
+      // An order written and acknowledged, then read: the read sees the write.
+      expect((await api.post(`/sandbox/orders/${ids[0]}/outcome`, { outcome: 'failed' })).status).toBe(200);
+      expect((await reads.find(ids[0]!))?.status).toBe('failed');
+      expect(statements).toHaveLength(2);
+
+      // A query that fails fails every read that was waiting for it, and the next reads go again.
+      const failing = orderReads({ ...db, query: () => Promise.reject(new Error('connection terminated')) });
+      const settled = await Promise.allSettled(ids.map((id) => failing.find(id)));
+      expect(settled.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
+      expect((await reads.find(ids[2]!))?.id).toBe(ids[2]);
+    } finally {
+      await db.close();
       await server.close();
     }
   });

@@ -110,7 +110,8 @@ export async function orderByQuote(db: Queryable, quoteId: string): Promise<stri
   return (await db.query<{ id: string }>('SELECT id::text AS id FROM orders WHERE quote_id = $1', [quoteId]))[0]?.id;
 }
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** An order id (a UUID, in either case). */
+export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** An order by its id, or by the hash of its source transaction (Bitcoin txid, EVM or Tron hash, Solana signature). */
 export async function findOrder(db: Queryable, idOrHash: string): Promise<OrderRow | undefined> {
@@ -123,6 +124,15 @@ export async function findOrder(db: Queryable, idOrHash: string): Promise<OrderR
         [normalizeHash(idOrHash)],
       );
   return found?.row;
+}
+
+/** The orders with these ids (lower-case UUIDs), in no particular order; ids without an order have no row. */
+export async function findOrdersById(db: Queryable, ids: string[]): Promise<OrderRow[]> {
+  const found = await db.query<{ row: OrderRow }>(
+    `SELECT to_json(o) AS row FROM (SELECT ${columns} FROM orders WHERE id = ANY($1::uuid[])) o`,
+    [ids],
+  );
+  return found.map(({ row }) => row);
 }
 
 /** Hex hashes are compared in lower case; Base58 signatures as they are. */

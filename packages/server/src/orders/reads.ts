@@ -1,12 +1,15 @@
 /**
  * How get-order finds an order. On PostgreSQL every read goes to the database: other instances
- * write to it too. The embedded store has one process per data directory, so every write passes
+ * write to it too. Reads by id that arrive together (those the event loop takes from its sockets in
+ * one turn) go as one query, so under load a round trip, its statement and PostgreSQL's snapshot
+ * serve several requests; each read still starts after its request arrived, so it sees every write
+ * acknowledged before. The embedded store has one process per data directory, so every write passes
  * through this process and a write-through view in memory can answer get-order by id without a
  * round trip into PGlite's single WASM thread: whoever writes an order reports it (`changed`) after
  * the commit and before answering, so a client never reads an order older than an answer it got.
  */
 import type { Database } from '../store/database.js';
-import { findOrder, type OrderRow } from './queries.js';
+import { findOrder, findOrdersById, uuidPattern, type OrderRow } from './queries.js';
 
 export interface OrderReads {
   /** An order by id, or by the hash of its source transaction. */
@@ -19,12 +22,48 @@ export interface OrderReads {
 const viewCapacity = 50_000;
 
 export function orderReads(db: Database): OrderReads {
-  return db.engine === 'pglite'
-    ? new CachedOrderReads(db, viewCapacity)
-    : { find: (idOrHash) => findOrder(db, idOrHash), changed: () => undefined };
+  return db.engine === 'pglite' ? new CachedOrderReads(db, viewCapacity) : new BatchedOrderReads(db);
 }
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+interface WaitingRead {
+  resolve(row: OrderRow | undefined): void;
+  reject(error: unknown): void;
+}
+
+class BatchedOrderReads implements OrderReads {
+  /** Reads by id waiting for the next query, by lower-case id (two reads of one order share it). */
+  private waiting: Map<string, WaitingRead[]> | undefined;
+
+  constructor(private readonly db: Database) {}
+
+  find(idOrHash: string): Promise<OrderRow | undefined> {
+    if (!uuidPattern.test(idOrHash)) return findOrder(this.db, idOrHash);
+    if (!this.waiting) {
+      this.waiting = new Map();
+      // After the event loop's I/O phase: every request it read from its sockets in this turn joins.
+      setImmediate(() => this.query());
+    }
+    const id = idOrHash.toLowerCase();
+    return new Promise((resolve, reject) => {
+      const reads = this.waiting!.get(id);
+      if (reads) reads.push({ resolve, reject });
+      else this.waiting!.set(id, [{ resolve, reject }]);
+    });
+  }
+
+  changed(): void {}
+
+  private async query(): Promise<void> {
+    const waiting = this.waiting!;
+    this.waiting = undefined;
+    try {
+      const rows = new Map((await findOrdersById(this.db, [...waiting.keys()])).map((row) => [row.id, row]));
+      for (const [id, reads] of waiting) for (const read of reads) read.resolve(rows.get(id));
+    } catch (error) {
+      for (const reads of waiting.values()) for (const read of reads) read.reject(error);
+    }
+  }
+}
 
 class CachedOrderReads implements OrderReads {
   private readonly rows = new Map<string, OrderRow>();
