@@ -7,6 +7,7 @@
 import { PublicKey } from '@solana/web3.js';
 import bs58check from 'bs58check';
 import { isAddress } from 'viem';
+import { LRUCache } from 'lru-cache';
 import type { ChainKind } from '../config/config.js';
 import { bitcoinLib, type BitcoinNetwork } from './bitcoin-lib.js';
 
@@ -15,8 +16,7 @@ import { bitcoinLib, type BitcoinNetwork } from './bitcoin-lib.js';
  * quote's addresses recur (a user's refund address, the same recipient): answers are remembered,
  * per network, for the most recent addresses.
  */
-const bitcoinChecks = new Map<string, boolean>();
-const bitcoinChecksKept = 10_000;
+const bitcoinChecks = new LRUCache<string, boolean>({ max: 10_000 });
 
 function isBitcoinAddress(address: string, network: BitcoinNetwork): boolean {
   // Longer than any Bitcoin address (bech32 strings end at 90 characters): refused, not remembered.
@@ -31,7 +31,6 @@ function isBitcoinAddress(address: string, network: BitcoinNetwork): boolean {
   } catch {
     valid = false;
   }
-  if (bitcoinChecks.size >= bitcoinChecksKept) bitcoinChecks.delete(bitcoinChecks.keys().next().value!);
   bitcoinChecks.set(key, valid);
   return valid;
 }

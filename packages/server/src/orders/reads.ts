@@ -8,6 +8,7 @@
  * round trip into PGlite's single WASM thread: whoever writes an order reports it (`changed`) after
  * the commit and before answering, so a client never reads an order older than an answer it got.
  */
+import { LRUCache } from 'lru-cache';
 import type { Database } from '../store/database.js';
 import { findOrder, findOrdersById, uuidPattern, type OrderRow } from './queries.js';
 
@@ -18,7 +19,7 @@ export interface OrderReads {
   changed(orderId: string): void;
 }
 
-/** Orders kept in the embedded store's view; the oldest read leaves first (a few hundred bytes each). */
+/** Orders kept in the embedded store's view; the least recently read leaves first (a few hundred bytes each). */
 const viewCapacity = 50_000;
 
 export function orderReads(db: Database): OrderReads {
@@ -66,14 +67,16 @@ class BatchedOrderReads implements OrderReads {
 }
 
 class CachedOrderReads implements OrderReads {
-  private readonly rows = new Map<string, OrderRow>();
+  private readonly rows: LRUCache<string, OrderRow>;
   /** Bumped by every write: a read that started before a write does not fill the view. */
   private generation = 0;
 
   constructor(
     private readonly db: Database,
-    private readonly capacity: number,
-  ) {}
+    capacity: number,
+  ) {
+    this.rows = new LRUCache({ max: capacity });
+  }
 
   async find(idOrHash: string): Promise<OrderRow | undefined> {
     const byId = uuidPattern.test(idOrHash);
@@ -82,18 +85,12 @@ class CachedOrderReads implements OrderReads {
     const started = this.generation;
     const row = await findOrder(this.db, idOrHash);
     // Only reads by id fill the view: which order a hash names can change with another order's write.
-    if (row && byId && started === this.generation) this.remember(row);
+    if (row && byId && started === this.generation) this.rows.set(row.id, row);
     return row;
   }
 
   changed(orderId: string): void {
     this.generation++;
     this.rows.delete(orderId);
-  }
-
-  private remember(row: OrderRow): void {
-    // Oldest first out: a Map iterates in insertion order.
-    if (this.rows.size >= this.capacity) this.rows.delete(this.rows.keys().next().value!);
-    this.rows.set(row.id, row);
   }
 }

@@ -6,8 +6,9 @@
  * polling the same amounts) is the same quote: only its id, expiry and seal are new. An entry keeps
  * what issuing it again needs: the quote's sealed form and its JSON text. A quote is kept when its
  * parameters come a second time (most are asked for once); a refusal is never kept. What is kept is
- * bounded in bytes, the parameters asked for once in number, the oldest leaving first.
+ * bounded in bytes, the parameters asked for once in number, the least recently used leaving first.
  */
+import { LRUCache } from 'lru-cache';
 import type { RouteKind } from '../config/config.js';
 import type { Route } from '../config/catalogue.js';
 import type { QuoteRequest } from './engine.js';
@@ -47,21 +48,23 @@ export interface QuoteMemoLimits {
 }
 
 export class QuoteMemo {
-  private readonly quotes: OldestFirst<ComputedQuote>;
+  private readonly quotes: LRUCache<string, ComputedQuote>;
   /**
    * Parameters asked for once (most are never asked for again), by a 30-bit hash of their key: a
    * small integer takes no memory of its own, where keeping each key would hand the garbage
    * collector tens of thousands of strings to promote and drop again (a stream of new parameters
    * then cost 10% more CPU per quote). Two keys with one hash only keep a quote a request early.
    */
-  private readonly askedOnce = new Set<number>();
+  private readonly askedOnce: LRUCache<number, true>;
   private revision: number | undefined;
 
   constructor(
-    private readonly limits: QuoteMemoLimits,
+    limits: QuoteMemoLimits,
     private readonly currentRevision: () => number,
   ) {
-    this.quotes = new OldestFirst(limits.quoteBytes);
+    // An entry larger than the whole budget is not kept (lru-cache refuses it).
+    this.quotes = new LRUCache({ maxSize: limits.quoteBytes });
+    this.askedOnce = new LRUCache({ max: limits.askedOnce });
   }
 
   /** The quote for these parameters: the one kept, or `compute`'s. */
@@ -75,10 +78,9 @@ export class QuoteMemo {
     if (this.askedOnce.delete(hash)) {
       const form = typeof computed.form === 'string' ? ownBytes(computed.form) : computed.form;
       // A character a byte: V8 keeps text without characters beyond Latin-1 so, and quotes are ASCII.
-      this.quotes.set(key, { ...computed, form }, key.length + computed.jsonHead.length + form.length);
+      this.quotes.set(key, { ...computed, form }, { size: key.length + computed.jsonHead.length + form.length });
     } else {
-      if (this.askedOnce.size >= this.limits.askedOnce) this.askedOnce.delete(this.askedOnce.values().next().value!);
-      this.askedOnce.add(hash);
+      this.askedOnce.set(hash, true);
     }
     return computed;
   }
@@ -123,43 +125,4 @@ function ownBytes(form: string): Buffer {
   const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(form));
   bytes.write(form);
   return bytes;
-}
-
-/** Entries of a given size within a budget of bytes; the oldest set leaves first (a Map iterates in insertion order). */
-class OldestFirst<V> {
-  private readonly entries = new Map<string, { value: V; bytes: number }>();
-  private bytes = 0;
-
-  constructor(private readonly budget: number) {}
-
-  get(key: string): V | undefined {
-    return this.entries.get(key)?.value;
-  }
-
-  set(key: string, value: V, bytes: number): void {
-    // An entry larger than the whole budget is not kept (it would push everything else out).
-    if (bytes > this.budget) return;
-    this.delete(key);
-    for (const [oldest, entry] of this.entries) {
-      if (this.bytes + bytes <= this.budget) break;
-      this.entries.delete(oldest);
-      this.bytes -= entry.bytes;
-    }
-    this.entries.set(key, { value, bytes });
-    this.bytes += bytes;
-  }
-
-  /** Whether the key was there. */
-  delete(key: string): boolean {
-    const entry = this.entries.get(key);
-    if (!entry) return false;
-    this.entries.delete(key);
-    this.bytes -= entry.bytes;
-    return true;
-  }
-
-  clear(): void {
-    this.entries.clear();
-    this.bytes = 0;
-  }
 }

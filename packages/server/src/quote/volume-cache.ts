@@ -5,15 +5,19 @@
  * instances' within `maxAgeMs`. It only answers early: create-order checks the limits again
  * exactly, inside its transaction (quote/limits.ts).
  */
+import { LRUCache } from 'lru-cache';
+
 export class VolumeCache {
-  private readonly sums = new Map<string, { total: bigint; atMs: number }>();
+  private readonly sums: LRUCache<string, { total: bigint; atMs: number }>;
   /** Bumped by every write: a sum read while an order was written is not kept. */
   private generation = 0;
 
   constructor(
     private readonly maxAgeMs: number,
-    private readonly capacity = 10_000,
-  ) {}
+    capacity = 10_000,
+  ) {
+    this.sums = new LRUCache({ max: capacity });
+  }
 
   async sum(key: string, nowMs: number, read: () => Promise<bigint>): Promise<bigint> {
     const cached = this.sums.get(key);
@@ -22,7 +26,6 @@ export class VolumeCache {
     const started = this.generation;
     const total = await read();
     if (started === this.generation) {
-      if (this.sums.size >= this.capacity) this.sums.delete(this.sums.keys().next().value!);
       this.sums.set(key, { total, atMs: nowMs });
     }
     return total;
