@@ -74,17 +74,21 @@ describe('QuoteMemo', () => {
     expect(engine.count()).toBe(3);
   });
 
-  it('keeps quotes within its budget of bytes, the oldest leaving first, and none larger than the budget', () => {
+  it('keeps quotes within its budget of bytes, the least recently asked leaving first, and none larger than the budget', () => {
     const entryBytes = keyLength(request) + 100 + 1;
     const memo = new QuoteMemo({ quoteBytes: entryBytes * 2, askedOnce: 1000 }, () => 0);
     const engine = computing(100);
-    const amounts = ['1000001', '1000002', '1000003'];
-    for (const amount of amounts) for (const _ of [1, 2]) memo.quote({ ...request, amount }, engine.compute);
+    const ask = (amount: string) => memo.quote({ ...request, amount }, engine.compute);
+    for (const amount of ['1000001', '1000002']) for (const _ of [1, 2]) ask(amount);
+    ask('1000001');
+    expect(engine.count()).toBe(4);
+    // A third quote kept pushes out 1000002, asked for less recently than 1000001.
+    for (const _ of [1, 2]) ask('1000003');
     expect(engine.count()).toBe(6);
-    memo.quote({ ...request, amount: '1000003' }, engine.compute);
-    memo.quote({ ...request, amount: '1000002' }, engine.compute);
+    ask('1000001');
+    ask('1000003');
     expect(engine.count()).toBe(6);
-    memo.quote({ ...request, amount: '1000001' }, engine.compute);
+    ask('1000002');
     expect(engine.count()).toBe(7);
 
     const small = new QuoteMemo({ quoteBytes: entryBytes - 1, askedOnce: 1000 }, () => 0);
@@ -93,7 +97,7 @@ describe('QuoteMemo', () => {
     expect(other.count()).toBe(3);
   });
 
-  it('remembers a bounded number of parameters asked for once, the oldest forgotten first', () => {
+  it('remembers a bounded number of parameters asked for once, the least recently asked forgotten first', () => {
     const memo = new QuoteMemo({ quoteBytes: 1_000_000, askedOnce: 2 }, () => 0);
     const engine = computing();
     for (const amount of ['1000001', '1000002', '1000003']) memo.quote({ ...request, amount }, engine.compute);
