@@ -89,6 +89,8 @@ const quoteMemoLimits = { quoteBytes: 32 * 1024 * 1024, askedOnce: 65_536 };
 export async function createGateway(config: GatewayConfig, options: Pick<StartServerOptions, 'logger' | 'adapters'> = {}) {
   const dataDir = config.storage.dataDir && config.storage.dataDir !== ':memory:' ? resolve(config.storage.dataDir) : undefined;
   const store = await openStore({ databaseUrl: config.storage.databaseUrl, dataDir });
+  /** Closed before the store: on PostgreSQL it keeps a listening connection open again when one is lost. */
+  let storeReads: OrderReads | undefined;
   try {
     const catalogue = new Catalogue(config);
     await seedLiquidity(
@@ -103,13 +105,15 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
     const view = new OrderView(catalogue, prices);
     // get-quote reads a route's volume sums at most once a second; every order written here drops them.
     const volumes = new VolumeCache(1000);
-    const storeReads = orderReads(store.db);
+    const opened = await orderReads(store.db);
+    storeReads = opened;
     const reads: OrderReads = {
-      find: (idOrHash) => storeReads.find(idOrHash),
+      find: (idOrHash) => opened.find(idOrHash),
       changed: (orderId) => {
-        storeReads.changed(orderId);
+        opened.changed(orderId);
         volumes.changed();
       },
+      close: () => opened.close(),
     };
     const quoteEngine = { config, catalogue, prices, bitcoinNetwork: bitcoin.network, bitcoinFeeRate: bitcoin.feeRate() };
     const quotes = new QuoteService(store.db, quoteEngine, seal, clock, volumes, new QuoteMemo(quoteMemoLimits, () => prices.revision()));
@@ -136,10 +140,12 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
       (closing ??= (async () => {
         await app.close();
         await lifecycle.stop();
+        await reads.close();
         await store.close();
       })());
     return { app, services, close };
   } catch (error) {
+    await storeReads?.close();
     await store.close();
     throw error;
   }

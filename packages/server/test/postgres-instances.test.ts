@@ -1,8 +1,9 @@
 /**
  * Three server instances on one PostgreSQL server, as a deployment that outgrows one process runs
  * them: requests spread over the instances race on separate connections, and every instance runs
- * its own lifecycle loop. Limits, reservations and claims must hold across them, and each side
- * effect on a chain must happen once (the adapters' calls are counted).
+ * its own lifecycle loop. Limits, reservations and claims must hold across them, each side effect
+ * on a chain must happen once (the adapters' calls are counted), and get-order on any instance
+ * answers with what another acknowledged before.
  */
 import bs58check from 'bs58check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -122,6 +123,23 @@ describe.skipIf('missing' in binaries)('three instances on one PostgreSQL', () =
     );
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
     expect(bitcoin.broadcasts.length).toBe(before + 1);
+  });
+
+  it('answers get-order on every instance with what another instance acknowledged just before', async () => {
+    for (let index = 0; index < 12; index++) {
+      const writer = apis[index % 3]!;
+      const readers = [apis[(index + 1) % 3]!, apis[(index + 2) % 3]!];
+      const quote = (await writer.quote(offrampParams({ amount: String(2_000_000 + index) }))).body;
+      const id = (await writer.post('/v4/create-order', quote)).body.offramp.order_id as string;
+      // Every instance reads it, so each keeps it in its view of orders.
+      for (const reader of readers) expect(Object.keys((await reader.get(`/v4/get-order/${id}`)).body.status)).toEqual(['inProgress']);
+      const txHash = `0x${String(index + 1).padStart(64, '0')}`;
+      expect((await writer.post(`/sandbox/orders/${id}/source-sent`, { txHash })).status).toBe(200);
+      for (const reader of readers) expect((await reader.get(`/v4/get-order/${id}`)).body.srcInfo.txHash).toBe(txHash);
+      expect((await writer.post(`/sandbox/orders/${id}/outcome`, { outcome: 'refunded' })).status).toBe(200);
+      const [first, second] = await Promise.all(readers.map((reader) => reader.get(`/v4/get-order/${id}`)));
+      expect([first!.body.status, second!.body.status].map(Object.keys)).toEqual([['refunded'], ['refunded']]);
+    }
   });
 
   it('sends each offramp payout and each delivery exactly once while every instance runs its lifecycle', async () => {

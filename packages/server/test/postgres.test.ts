@@ -1,9 +1,11 @@
 /**
  * The same store on a real PostgreSQL server (DATABASE_URL): migrations, concurrent reservations
- * over separate connections, duplicate detection under a race, a restart, and get-order's reads
- * arriving together going as one query.
+ * over separate connections, duplicate detection under a race, a restart, and get-order's reads:
+ * one query for the reads arriving together, a view kept current by notifications, and what
+ * happens when the listening connection is lost.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../src/index.js';
 import { openDatabase, type Database } from '../src/store/database.js';
 import { orderReads } from '../src/orders/reads.js';
 import { migrate } from '../src/store/migrations.js';
@@ -69,45 +71,134 @@ describe.skipIf('missing' in binaries)('store on PostgreSQL', () => {
     }
   });
 
-  it('reads orders by id that arrive together with one query, each after the writes acknowledged before it', async () => {
-    const server = await testServer({ databaseUrl: cluster.url });
-    const api = client(server.url);
-    const db = await openDatabase({ databaseUrl: cluster.url });
-    const statements: string[] = [];
-    const counted: Database = {
-      ...db,
-      query: (sql, params) => {
-        statements.push(sql);
-        return db.query(sql, params);
-      },
+  describe('get-order reads: a view kept current by notifications', () => {
+    /** A database whose listening connection counts the ids each of its queries asks for, and can be made to fail. */
+    const watched = (db: Database) => {
+      const asked: string[][] = [];
+      let failing = false;
+      const database: Database = {
+        ...db,
+        async listen(channel, events) {
+          const connection = await db.listen!(channel, events);
+          return {
+            close: () => connection.close(),
+            query: (sql, params) => {
+              asked.push((params?.[0] as string[]) ?? []);
+              return failing ? Promise.reject(new Error('connection terminated')) : connection.query(sql, params);
+            },
+          };
+        },
+      };
+      return { database, asked, fail: (value: boolean) => (failing = value) };
     };
-    try {
-      const ids: string[] = [];
+
+    let server: RunningServer;
+    let api: ReturnType<typeof client>;
+    let db: Database;
+    const ids: string[] = [];
+    beforeAll(async () => {
+      server = await testServer({ databaseUrl: cluster.url });
+      api = client(server.url);
+      db = await openDatabase({ databaseUrl: cluster.url });
       for (const amount of ['1000000', '1000001', '1000002']) {
         const quote = (await api.quote(onrampParams({ amount }))).body;
         ids.push((await api.post('/v4/create-order', quote)).body.onramp.order_id);
       }
-      const reads = orderReads(counted);
-      const unknown = '00000000-0000-4000-8000-000000000000';
-      const asked = [...ids, ids[0]!, unknown, ids[1]!.toUpperCase()];
-      const found = await Promise.all(asked.map((id) => reads.find(id)));
-      expect(found.map((row) => row?.id)).toEqual([...ids, ids[0], undefined, ids[1]]);
-      expect(found.map((row) => row?.src_amount)).toEqual(['1000000', '1000001', '1000002', '1000000', undefined, '1000001']);
-      expect(statements).toHaveLength(1);
+    });
+    afterAll(async () => {
+      await db?.close();
+      await server?.close();
+    });
 
-      // An order written and acknowledged, then read: the read sees the write.
-      expect((await api.post(`/sandbox/orders/${ids[0]}/outcome`, { outcome: 'failed' })).status).toBe(200);
-      expect((await reads.find(ids[0]!))?.status).toBe('failed');
-      expect(statements).toHaveLength(2);
+    it('reads the orders asked for together with one query, and orders read before with none', async () => {
+      const { database, asked } = watched(db);
+      const reads = await orderReads(database);
+      try {
+        const unknown = '00000000-0000-4000-8000-000000000000';
+        const request = [...ids, ids[0]!, unknown, ids[1]!.toUpperCase()];
+        const found = await Promise.all(request.map((id) => reads.find(id)));
+        expect(found.map((row) => row?.id)).toEqual([...ids, ids[0], undefined, ids[1]]);
+        expect(found.map((row) => row?.src_amount)).toEqual(['1000000', '1000001', '1000002', '1000000', undefined, '1000001']);
+        expect(asked).toEqual([[...ids, unknown]]);
+        // Read again: from the view, after a query that asks for nothing but the notifications sent before it.
+        expect((await Promise.all(ids.map((id) => reads.find(id)))).map((row) => row?.id)).toEqual(ids);
+        expect(asked).toEqual([[...ids, unknown], []]);
+      } finally {
+        await reads.close();
+      }
+    });
 
-      // A query that fails fails every read that was waiting for it, and the next reads go again.
-      const failing = orderReads({ ...db, query: () => Promise.reject(new Error('connection terminated')) });
-      const settled = await Promise.allSettled(ids.map((id) => failing.find(id)));
-      expect(settled.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
-      expect((await reads.find(ids[2]!))?.id).toBe(ids[2]);
-    } finally {
-      await db.close();
-      await server.close();
-    }
+    it('answers every read with the writes acknowledged before it, whichever connection wrote them', async () => {
+      const reads = await orderReads(db);
+      try {
+        const [id] = ids as [string];
+        await reads.find(id);
+        // Another writer (another instance, or a statement by hand) updates the order, and its
+        // commit is acknowledged; only then is the order read, with no pause in between.
+        for (let value = 1; value <= 300; value++) {
+          await db.query('UPDATE orders SET estimated_time_secs = $2 WHERE id = $1', [id, value]);
+          const [first, second] = await Promise.all([reads.find(id), reads.find(id)]);
+          expect([first?.estimated_time_secs, second?.estimated_time_secs]).toEqual([value, value]);
+        }
+        // An acknowledged write through the server's API (another instance's view).
+        expect((await api.post(`/sandbox/orders/${ids[2]}/outcome`, { outcome: 'failed' })).status).toBe(200);
+        expect((await reads.find(ids[2]!))?.status).toBe('failed');
+      } finally {
+        await reads.close();
+      }
+    });
+
+    it('reads from the pool while the listening connection is down, and keeps orders again once it is back', async () => {
+      const { database, asked, fail } = watched(db);
+      const reads = await orderReads(database);
+      try {
+        const id = ids[1]!;
+        /** Waits until reads go to the listening connection again (it is opened again a second after it was lost). */
+        const listening = () =>
+          expect
+            .poll(
+              async () => {
+                const before = asked.length;
+                await reads.find(id);
+                return asked.length > before;
+              },
+              { timeout: 5000, interval: 100 },
+            )
+            .toBe(true);
+        await listening();
+        // The listening connection fails under a query: that read is answered from the pool.
+        fail(true);
+        await db.query('UPDATE orders SET estimated_time_secs = 7 WHERE id = $1', [id]);
+        expect((await reads.find(id))?.estimated_time_secs).toBe(7);
+        fail(false);
+        await listening();
+        // Its backend terminated (PostgreSQL restarted, the network cut): reads go on, every write seen.
+        await db.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'gateway listening on %'");
+        for (const value of [8, 9]) {
+          await db.query('UPDATE orders SET estimated_time_secs = $2 WHERE id = $1', [id, value]);
+          expect((await reads.find(id))?.estimated_time_secs).toBe(value);
+        }
+        await listening();
+        // Listening again, the view keeps what it reads (the next query asks for nothing) and drops what changes.
+        await reads.find(id);
+        expect(asked.at(-1)).toEqual([]);
+        await db.query('UPDATE orders SET estimated_time_secs = 10 WHERE id = $1', [id]);
+        expect((await reads.find(id))?.estimated_time_secs).toBe(10);
+      } finally {
+        await reads.close();
+      }
+    });
+
+    it('fails a read only when the pool fails too', async () => {
+      const { database, fail } = watched(db);
+      const reads = await orderReads({ ...database, query: () => Promise.reject(new Error('pool exhausted')) });
+      try {
+        fail(true);
+        const settled = await Promise.allSettled(ids.map((id) => reads.find(id)));
+        expect(settled.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
+      } finally {
+        await reads.close();
+      }
+    });
   });
 });

@@ -14,6 +14,26 @@ export interface Database extends Queryable {
   readonly engine: 'pglite' | 'postgres';
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** PostgreSQL only (other instances write to it too): a connection of its own that listens on a channel. */
+  listen?(channel: string, events: ListenerEvents): Promise<ListeningConnection>;
+  close(): Promise<void>;
+}
+
+export interface ListenerEvents {
+  /** A notification on the channel, in the order of the commits that sent them. */
+  notified(payload: string): void;
+  /** The connection failed or ended (not called after `close`): notifications may have been missed. */
+  lost(error: Error): void;
+}
+
+/**
+ * A query on the listening connection returns after every notification that the server sent the
+ * connection before answering it: PostgreSQL sends a listener the notifications of a commit before
+ * it reads the listener's next query, or, arriving while it runs, before it answers. A commit
+ * signals the listeners before its own client is answered, so once a query sent after a write was
+ * acknowledged (to anyone) returns, that write's notifications have been delivered.
+ */
+export interface ListeningConnection extends Queryable {
   close(): Promise<void>;
 }
 
@@ -57,10 +77,48 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
     names.set(sql, name);
     return name;
   };
+  /** Each listening connection's own close, which `lost` does not follow. */
+  const listeners = new Set<() => Promise<void>>();
+  let closed = false;
   return {
     engine: 'postgres',
     async query<Row>(sql: string, params?: unknown[]) {
       return (await pool.query({ name: named(sql), text: sql, values: params })).rows as Row[];
+    },
+    async listen(channel, events) {
+      if (closed) throw new Error('the database is closed');
+      // Named, so that an operator finds it in pg_stat_activity.
+      const client = new pg.Client({ connectionString: databaseUrl, application_name: `gateway listening on ${channel}` });
+      let ended = false;
+      const end = () => {
+        ended = true;
+        listeners.delete(end);
+        return client.end();
+      };
+      const fail = (error: Error) => {
+        if (ended) return;
+        end().catch(() => undefined);
+        events.lost(error);
+      };
+      client.on('notification', (message) => {
+        if (message.channel === channel) events.notified(message.payload ?? '');
+      });
+      client.on('error', fail);
+      client.on('end', () => fail(new Error('the listening connection ended')));
+      listeners.add(end);
+      try {
+        await client.connect();
+        await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
+      } catch (error) {
+        await end().catch(() => undefined);
+        throw error;
+      }
+      return {
+        async query<Row>(sql: string, params?: unknown[]) {
+          return (await client.query({ name: named(sql), text: sql, values: params })).rows as Row[];
+        },
+        close: end,
+      };
     },
     async transaction(work) {
       const client = await pool.connect();
@@ -78,6 +136,10 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
         client.release();
       }
     },
-    close: () => pool.end(),
+    async close() {
+      closed = true;
+      await Promise.all([...listeners].map((end) => end().catch(() => undefined)));
+      await pool.end();
+    },
   };
 }

@@ -129,6 +129,16 @@ const migrations: Array<{ id: string; sql: string }> = [
       ALTER TABLE order_effects ADD PRIMARY KEY (order_id);
     `,
   },
+  {
+    // Each instance on PostgreSQL keeps the orders it read in memory and drops the ones whose id is
+    // notified here (orders/reads.ts), whichever instance wrote them, or a statement by hand. The
+    // notification is sent when the update commits. New orders need none: no view holds them yet.
+    id: '006_notify_order_changes',
+    sql: `
+      CREATE FUNCTION gateway_notify_order_changed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('gateway_order_changed', NEW.id::text); RETURN NULL; END $$;
+      CREATE TRIGGER orders_notify_changed AFTER UPDATE ON orders FOR EACH ROW EXECUTE FUNCTION gateway_notify_order_changed();
+    `,
+  },
 ];
 
 export async function migrate(db: Database): Promise<string[]> {
