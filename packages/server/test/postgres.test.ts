@@ -128,6 +128,24 @@ describe.skipIf('missing' in binaries)('store on PostgreSQL', () => {
       }
     });
 
+    it('answers a settled order kept in the view with no query: it cannot change again', async () => {
+      const { database, asked } = watched(db);
+      const reads = await orderReads(database);
+      try {
+        const quote = (await api.quote(onrampParams({ amount: '1000003' }))).body;
+        const id = (await api.post('/v4/create-order', quote)).body.onramp.order_id as string;
+        expect((await api.post(`/sandbox/orders/${id}/outcome`, { outcome: 'refunded' })).status).toBe(200);
+        expect((await reads.find(id))?.status).toBe('refunded');
+        expect(asked).toEqual([[id]]);
+        expect((await reads.find(id))?.status).toBe('refunded');
+        expect(asked).toEqual([[id]]);
+        // The database holds what the view relies on: a settled order is not updated, not even by hand.
+        await expect(db.query('UPDATE orders SET estimated_time_secs = 1 WHERE id = $1', [id])).rejects.toThrow(/is settled/);
+      } finally {
+        await reads.close();
+      }
+    });
+
     it('answers every read with the writes acknowledged before it, whichever connection wrote them', async () => {
       const reads = await orderReads(db);
       try {

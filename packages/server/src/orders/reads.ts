@@ -12,7 +12,8 @@
  * notifications name. The reads of one turn of the event loop then go to that connection as one
  * query, for the orders not in the view; its answer comes after every notification of a commit
  * acknowledged before the reads arrived (ListeningConnection), so what the view still holds then is
- * current. While the listening connection is down, nothing is kept and every read goes to the pool.
+ * current. A settled order never changes again, so one kept is answered without a query. While the
+ * listening connection is down, nothing is kept and every read goes to the pool.
  */
 import { LRUCache } from 'lru-cache';
 import type { Database, ListeningConnection } from '../store/database.js';
@@ -117,8 +118,12 @@ class ListeningOrderReads implements OrderReads {
 
   find(idOrHash: string): Promise<OrderRow | undefined> {
     if (!uuidPattern.test(idOrHash)) return findOrder(this.db, idOrHash);
+    const id = idOrHash.toLowerCase();
+    // A settled order is final (every update of an order is of one in progress): kept, it is current.
+    const kept = this.connection && this.rows.get(id);
+    if (kept && kept.status !== 'inProgress') return Promise.resolve(kept);
     return new Promise((resolve, reject) => {
-      this.waiting.push({ id: idOrHash.toLowerCase(), resolve, reject });
+      this.waiting.push({ id, resolve, reject });
       this.schedule();
     });
   }

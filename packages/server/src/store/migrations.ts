@@ -133,10 +133,12 @@ const migrations: Array<{ id: string; sql: string }> = [
     // Each instance on PostgreSQL keeps the orders it read in memory and drops the ones whose id is
     // notified here (orders/reads.ts), whichever instance wrote them, or a statement by hand. The
     // notification is sent when the update commits. New orders need none: no view holds them yet.
+    // A settled order is final (every update the server makes is of an order in progress), and the
+    // views answer one they keep without asking: an update of one is refused.
     id: '006_notify_order_changes',
     sql: `
-      CREATE FUNCTION gateway_notify_order_changed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('gateway_order_changed', NEW.id::text); RETURN NULL; END $$;
-      CREATE TRIGGER orders_notify_changed AFTER UPDATE ON orders FOR EACH ROW EXECUTE FUNCTION gateway_notify_order_changed();
+      CREATE FUNCTION gateway_order_changed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF OLD.status <> 'inProgress' THEN RAISE EXCEPTION 'order % is settled (%): it does not change', OLD.id, OLD.status; END IF; PERFORM pg_notify('gateway_order_changed', NEW.id::text); RETURN NULL; END $$;
+      CREATE TRIGGER orders_changed AFTER UPDATE ON orders FOR EACH ROW EXECUTE FUNCTION gateway_order_changed();
     `,
   },
 ];
