@@ -72,24 +72,50 @@ describe.skipIf('missing' in binaries)('store on PostgreSQL', () => {
   });
 
   describe('get-order reads: a view kept current by notifications', () => {
-    /** A database whose listening connection counts the ids each of its queries asks for, and can be made to fail. */
+    /**
+     * A database whose listening connection records the ids each of its queries asks for and the
+     * notifications it receives, can be made to fail, and can hold a query's answer back.
+     */
     const watched = (db: Database) => {
       const asked: string[][] = [];
+      /** How many queries PostgreSQL has answered (an answer held back included). */
+      let answered = 0;
+      const notified: string[] = [];
       let failing = false;
+      let held: Promise<void> | undefined;
       const database: Database = {
         ...db,
         async listen(channel, events) {
-          const connection = await db.listen!(channel, events);
+          const connection = await db.listen!(channel, {
+            ...events,
+            notified: (payload) => {
+              notified.push(payload);
+              events.notified(payload);
+            },
+          });
           return {
             close: () => connection.close(),
-            query: (sql, params) => {
+            query: async (sql, params) => {
               asked.push((params?.[0] as string[]) ?? []);
-              return failing ? Promise.reject(new Error('connection terminated')) : connection.query(sql, params);
+              if (failing) throw new Error('connection terminated');
+              const rows = await connection.query(sql, params);
+              answered++;
+              await held;
+              return rows as never;
             },
           };
         },
       };
-      return { database, asked, fail: (value: boolean) => (failing = value) };
+      /** Holds the answers of the listening connection's queries until the promise returned is called. */
+      const hold = () => {
+        let release = () => {};
+        held = new Promise((resolve) => (release = resolve));
+        return () => {
+          held = undefined;
+          release();
+        };
+      };
+      return { database, asked, notified, hold, answered: () => answered, fail: (value: boolean) => (failing = value) };
     };
 
     let server: RunningServer;
@@ -146,6 +172,41 @@ describe.skipIf('missing' in binaries)('store on PostgreSQL', () => {
       }
     });
 
+    it('keeps no row that a query read before a change notified while its answer was on its way', async () => {
+      const { database, asked, notified, hold, answered } = watched(db);
+      const reads = await orderReads(database);
+      try {
+        const id = ids[0]!;
+        const update = async (value: number) => {
+          const before = notified.length;
+          await db.query('UPDATE orders SET estimated_time_secs = $2 WHERE id = $1', [id, value]);
+          await expect.poll(() => notified.slice(before)).toContain(id);
+        };
+        // Not kept: the query reads the order, then a change commits and is notified before its answer is taken.
+        let release = hold();
+        const missed = reads.find(id);
+        await expect.poll(answered).toBe(1);
+        expect(asked).toEqual([[id]]);
+        await update(101);
+        release();
+        expect((await missed)?.estimated_time_secs).not.toBe(101);
+        expect((await reads.find(id))?.estimated_time_secs).toBe(101);
+        expect(asked.slice(-2)).toEqual([[id], [id]]);
+        // Kept: the query that would confirm it is held while a change drops it, so the read goes to the next query.
+        expect((await reads.find(id))?.estimated_time_secs).toBe(101);
+        expect(asked.at(-1)).toEqual([]);
+        release = hold();
+        const kept = reads.find(id);
+        await expect.poll(answered).toBe(4);
+        await update(102);
+        release();
+        expect((await kept)?.estimated_time_secs).toBe(102);
+        expect(asked.slice(-2)).toEqual([[], [id]]);
+      } finally {
+        await reads.close();
+      }
+    });
+
     it('answers every read with the writes acknowledged before it, whichever connection wrote them', async () => {
       const reads = await orderReads(db);
       try {
@@ -158,7 +219,8 @@ describe.skipIf('missing' in binaries)('store on PostgreSQL', () => {
           const [first, second] = await Promise.all([reads.find(id), reads.find(id)]);
           expect([first?.estimated_time_secs, second?.estimated_time_secs]).toEqual([value, value]);
         }
-        // An acknowledged write through the server's API (another instance's view).
+        // An acknowledged write through the server's API (another instance), of an order this view keeps.
+        expect((await reads.find(ids[2]!))?.status).toBe('inProgress');
         expect((await api.post(`/sandbox/orders/${ids[2]}/outcome`, { outcome: 'failed' })).status).toBe(200);
         expect((await reads.find(ids[2]!))?.status).toBe('failed');
       } finally {

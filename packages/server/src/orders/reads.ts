@@ -9,12 +9,14 @@
  *
  * On PostgreSQL other instances write too. Every update of an order notifies its id (migration
  * 006), and each instance listens on a connection of its own (store/database.ts) and drops what the
- * notifications name. The reads of one turn of the event loop then go to that connection as one
- * query, for the orders not in the view; its answer comes after every notification of a commit
- * acknowledged before the reads arrived (ListeningConnection), so what the view still holds then is
- * current. A settled order never changes again, so one kept is answered without a query. While the
+ * notifications name; a connection is used once a notification sent through the pool has reached
+ * it (a pooler in transaction mode would LISTEN and deliver nothing). The reads of two turns of the
+ * event loop then go to that connection as one query, for the orders not in the view; its answer
+ * comes after every notification of a commit acknowledged before the reads arrived
+ * (ListeningConnection), so what the view still holds then is current. A settled order never changes again, so one kept is answered without a query. While the
  * listening connection is down, nothing is kept and every read goes to the pool.
  */
+import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Database, ListeningConnection } from '../store/database.js';
 import { findOrder, findOrdersById, uuidPattern, type OrderRow } from './queries.js';
@@ -35,6 +37,15 @@ export const orderChangesChannel = 'gateway_order_changed';
 
 /** How long a lost listening connection waits before it is opened again. */
 const reconnectMs = 1000;
+
+/** How long a new listening connection may take to receive the notification that checks it. */
+const probeTimeoutMs = 5000;
+
+function within(promise: Promise<void>, ms: number, message: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
 
 export async function orderReads(db: Database): Promise<OrderReads> {
   if (db.engine === 'pglite') return new EmbeddedOrderReads(db, viewCapacity);
@@ -100,18 +111,26 @@ class ListeningOrderReads implements OrderReads {
     this.rows = new LRUCache({ max: capacity });
   }
 
-  /** Opens the listening connection; on failure, tries again later (reads go to the pool meanwhile). */
+  /**
+   * Opens the listening connection and checks that a notification reaches it; on failure, tries
+   * again later (reads go to the pool meanwhile).
+   */
   async connect(): Promise<void> {
     let connection: ListeningConnection | undefined;
+    const probe = `probe ${randomUUID()}`;
+    let heard = () => {};
+    const probeHeard = new Promise<void>((resolve) => (heard = resolve));
     try {
       connection = await this.db.listen!(orderChangesChannel, {
-        notified: (orderId) => this.changed(orderId),
+        notified: (payload) => (payload === probe ? heard() : this.changed(payload)),
         lost: () => connection && this.lost(connection),
       });
+      await this.db.query('SELECT pg_notify($1, $2)', [orderChangesChannel, probe]);
+      await within(probeHeard, probeTimeoutMs, 'the listening connection received no notification');
       if (this.closed) return void (await connection.close());
-      this.rows.clear();
       this.connection = connection;
     } catch {
+      await connection?.close().catch(() => undefined);
       this.retry();
     }
   }
@@ -120,7 +139,7 @@ class ListeningOrderReads implements OrderReads {
     if (!uuidPattern.test(idOrHash)) return findOrder(this.db, idOrHash);
     const id = idOrHash.toLowerCase();
     // A settled order is final (every update of an order is of one in progress): kept, it is current.
-    const kept = this.connection && this.rows.get(id);
+    const kept = this.rows.get(id);
     if (kept && kept.status !== 'inProgress') return Promise.resolve(kept);
     return new Promise((resolve, reject) => {
       this.waiting.push({ id, resolve, reject });
@@ -188,7 +207,7 @@ class ListeningOrderReads implements OrderReads {
     if (current) for (const [id, row] of rows) if (!this.changedWhileReading.has(id)) this.rows.set(id, row);
     for (const read of batch) {
       if (missing.has(read.id)) read.resolve(rows.get(read.id));
-      // Kept when the reads arrived: current unless a change dropped it since, then the next query reads it.
+      // Kept when the query was sent: current unless a change dropped it since, then the next query reads it.
       else if (current && this.rows.has(read.id)) read.resolve(this.rows.get(read.id));
       else this.waiting.push(read);
     }

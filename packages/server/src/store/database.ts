@@ -27,11 +27,11 @@ export interface ListenerEvents {
 }
 
 /**
- * A query on the listening connection returns after every notification that the server sent the
- * connection before answering it: PostgreSQL sends a listener the notifications of a commit before
- * it reads the listener's next query, or, arriving while it runs, before it answers. A commit
- * signals the listeners before its own client is answered, so once a query sent after a write was
- * acknowledged (to anyone) returns, that write's notifications have been delivered.
+ * A query on the listening connection returns after the notifications of every commit acknowledged
+ * before it was sent: a commit signals the listening backends before its own client is answered,
+ * and a listening backend sends what it was signalled before it runs the next query, or, signalled
+ * while it runs, before it answers. That holds on a session of its own with the primary (not through
+ * a pooler in transaction mode, which does not carry notifications).
  */
 export interface ListeningConnection extends Queryable {
   close(): Promise<void>;
@@ -43,6 +43,9 @@ export interface DatabaseOptions {
   /** Directory of the embedded database; omitted, the embedded database lives in memory. */
   dataDir?: string;
 }
+
+/** How long a query on a listening connection may take before the connection counts as lost. */
+const listeningQueryTimeoutMs = 5000;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.databaseUrl ? openPostgres(options.databaseUrl) : openEmbedded(options.dataDir);
@@ -87,8 +90,14 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
     },
     async listen(channel, events) {
       if (closed) throw new Error('the database is closed');
-      // Named, so that an operator finds it in pg_stat_activity.
-      const client = new pg.Client({ connectionString: databaseUrl, application_name: `gateway listening on ${channel}` });
+      // Named, so that an operator finds it in pg_stat_activity. A connection cut without a reset
+      // would hold its query for ever: the timeout fails it, and its owner opens another.
+      const client = new pg.Client({
+        connectionString: databaseUrl,
+        application_name: `gateway listening on ${channel}`,
+        keepAlive: true,
+        query_timeout: listeningQueryTimeoutMs,
+      });
       let ended = false;
       const end = () => {
         ended = true;
