@@ -83,8 +83,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   return { ...gateway, url: `http://${host}:${port}` };
 }
 
-/** What the quote memo keeps (quote/memo.ts): some 10,000 quotes of the usual 3 KB, and 65,536 parameter sets asked for once. */
-const quoteMemoLimits = { quoteBytes: 32 * 1024 * 1024, askedOnce: 65_536 };
+/** What the quote memo keeps (quote/memo.ts): some 7,000 plans of the usual 4.5 KB, and 65,536 parameter sets asked for once. */
+const quoteMemoLimits = { planBytes: 32 * 1024 * 1024, askedOnce: 65_536 };
 
 export async function createGateway(config: GatewayConfig, options: Pick<StartServerOptions, 'logger' | 'adapters'> = {}) {
   const dataDir = config.storage.dataDir && config.storage.dataDir !== ':memory:' ? resolve(config.storage.dataDir) : undefined;

@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { TokenConfig } from '../src/config/config.js';
 import type { QuoteRequest } from '../src/quote/engine.js';
-import { type ComputedQuote, QuoteMemo } from '../src/quote/memo.js';
+import { type IssuablePlan, QuoteMemo } from '../src/quote/memo.js';
 import { ConfiguredPrices, type PriceSource } from '../src/quote/prices.js';
+import { QuoteTemplate } from '../src/quote/template.js';
 import {
   affiliate,
   evmUser,
   offrampParams,
   onrampParams,
   senderAddress,
+  testServer,
   testServerPerSuite,
   tokenSwapParams,
   tronOfframpParams,
@@ -19,92 +21,103 @@ const request: Required<QuoteRequest> = {
   ...onrampParams({ sender: senderAddress, slippage: '300', affiliates: `${affiliate}:25` }),
 } as Required<QuoteRequest>;
 
-/** A stand-in for the engine: counts its calls, and answers a text of `size` characters naming the call. */
-const computing = (size = 10) => {
-  let computed = 0;
+/** A stand-in for the engine: counts its plans, each with a template of about `size` bytes naming the plan. */
+const planning = (size = 100) => {
+  let made = 0;
   return {
-    count: () => computed,
-    compute: (): ComputedQuote => {
-      computed++;
-      return { route: 'onramp', config: {} as ComputedQuote['config'], form: 'f', jsonHead: `head ${computed}`.padEnd(size, '.') };
+    count: () => made,
+    make: (): IssuablePlan => {
+      made++;
+      const shape = { plan: String(made).padEnd((size - 'plan'.length - 16) / 2, '.') };
+      return {
+        route: 'onramp',
+        config: {} as IssuablePlan['config'],
+        figures: () => ({}),
+        template: new QuoteTemplate('onramp', shape, () => ''),
+      };
     },
   };
 };
+const planNumber = (plan: IssuablePlan) =>
+  (JSON.parse(plan.template.write({}).json) as { onramp: { plan: string } }).onramp.plan.replace(/\.+$/, '');
 
-const roomy = { quoteBytes: 1_000_000, askedOnce: 1000 };
+const roomy = { planBytes: 1_000_000, askedOnce: 1000 };
 const keyLength = (params: QuoteRequest) =>
-  Object.values(params).reduce((length, value) => length + (value === undefined ? 1 : `${value.length}:${value}`.length), 0);
+  Object.entries(params)
+    .filter(([name]) => name !== 'amount')
+    .reduce((length, [, value]) => length + (value === undefined ? 1 : `${value.length}:${value}`.length), 0);
 
 describe('QuoteMemo', () => {
-  it('keeps a quote the second time its parameters come, and answers with it after that', () => {
+  it('keeps a plan the second time its parameters but the amount come, and answers with it after that, whatever the amount', () => {
     const memo = new QuoteMemo(roomy, () => 0);
-    const engine = computing();
-    const answers = [1, 2, 3, 4].map(() => memo.quote(request, engine.compute).jsonHead.trim());
-    expect(answers.map((text) => text.replace(/\.+$/, ''))).toEqual(['head 1', 'head 2', 'head 2', 'head 2']);
+    const engine = planning();
+    const answers = ['1000001', '1000002', '1000003', '1000004'].map((amount) =>
+      planNumber(memo.plan({ ...request, amount }, engine.make)),
+    );
+    expect(answers).toEqual(['1', '2', '2', '2']);
     expect(engine.count()).toBe(2);
   });
 
-  it('computes again when any one parameter differs, an absent one included', () => {
+  it('plans again when any other parameter differs, an absent one included', () => {
     const memo = new QuoteMemo(roomy, () => 0);
-    const engine = computing();
+    const engine = planning();
     const variants: QuoteRequest[] = [request];
     for (const name of Object.keys(request) as Array<keyof QuoteRequest>) {
-      variants.push({ ...request, [name]: `${request[name]}0` }, { ...request, [name]: undefined });
+      if (name !== 'amount') variants.push({ ...request, [name]: `${request[name]}0` }, { ...request, [name]: undefined });
     }
     // Values that would read alike if the key only joined them.
     variants.push({ ...request, slippage: '1', affiliates: undefined }, { ...request, slippage: undefined, affiliates: '1' });
     variants.push({ ...request, sender: '-' }, { ...request, sender: '' });
     for (const variant of variants) {
-      memo.quote(variant, engine.compute);
-      memo.quote(variant, engine.compute);
+      memo.plan(variant, engine.make);
+      memo.plan(variant, engine.make);
     }
     expect(engine.count()).toBe(variants.length * 2);
-    for (const variant of variants) memo.quote(variant, engine.compute);
+    for (const variant of variants) memo.plan({ ...variant, amount: '7777777' }, engine.make);
     expect(engine.count()).toBe(variants.length * 2);
   });
 
-  it('forgets every quote when the price source moves to another revision', () => {
+  it('forgets every plan when the price source moves to another revision', () => {
     let revision = 0;
     const memo = new QuoteMemo(roomy, () => revision);
-    const engine = computing();
-    memo.quote(request, engine.compute);
-    memo.quote(request, engine.compute);
+    const engine = planning();
+    memo.plan(request, engine.make);
+    memo.plan(request, engine.make);
     revision = 1;
-    memo.quote(request, engine.compute);
+    memo.plan(request, engine.make);
     expect(engine.count()).toBe(3);
   });
 
-  it('keeps quotes within its budget of bytes, the least recently asked leaving first, and none larger than the budget', () => {
-    const entryBytes = keyLength(request) + 100 + 1;
-    const memo = new QuoteMemo({ quoteBytes: entryBytes * 2, askedOnce: 1000 }, () => 0);
-    const engine = computing(100);
-    const ask = (amount: string) => memo.quote({ ...request, amount }, engine.compute);
-    for (const amount of ['1000001', '1000002']) for (const _ of [1, 2]) ask(amount);
-    ask('1000001');
+  it("keeps plans within its budget of bytes (their templates' and keys'), the least recently asked leaving first, and none larger than the budget", () => {
+    const entryBytes = keyLength(request) + planning(100).make().template.size;
+    const memo = new QuoteMemo({ planBytes: entryBytes * 2, askedOnce: 1000 }, () => 0);
+    const engine = planning(100);
+    const ask = (recipient: string) => memo.plan({ ...request, recipient }, engine.make);
+    const [first, second, third] = ['0x01', '0x02', '0x03'].map((prefix) => prefix + request.recipient.slice(4));
+    for (const recipient of [first!, second!]) for (const _ of [1, 2]) ask(recipient);
+    ask(first!);
     expect(engine.count()).toBe(4);
-    // A third quote kept pushes out 1000002, asked for less recently than 1000001.
-    for (const _ of [1, 2]) ask('1000003');
+    // A third plan kept pushes out the second, asked for less recently than the first.
+    for (const _ of [1, 2]) ask(third!);
     expect(engine.count()).toBe(6);
-    ask('1000001');
-    ask('1000003');
+    ask(first!);
+    ask(third!);
     expect(engine.count()).toBe(6);
-    ask('1000002');
+    ask(second!);
     expect(engine.count()).toBe(7);
 
-    const small = new QuoteMemo({ quoteBytes: entryBytes - 1, askedOnce: 1000 }, () => 0);
-    const other = computing(100);
-    for (const _ of [1, 2, 3]) small.quote(request, other.compute);
+    const small = new QuoteMemo({ planBytes: entryBytes - 1, askedOnce: 1000 }, () => 0);
+    const other = planning(100);
+    for (const _ of [1, 2, 3]) small.plan(request, other.make);
     expect(other.count()).toBe(3);
   });
 
   it('remembers a bounded number of parameters asked for once, the least recently asked forgotten first', () => {
-    const memo = new QuoteMemo({ quoteBytes: 1_000_000, askedOnce: 2 }, () => 0);
-    const engine = computing();
-    for (const amount of ['1000001', '1000002', '1000003']) memo.quote({ ...request, amount }, engine.compute);
-    // 1000001 was forgotten: asked again, it counts as a first time, and is kept only on the next.
-    memo.quote({ ...request, amount: '1000001' }, engine.compute);
-    memo.quote({ ...request, amount: '1000001' }, engine.compute);
-    memo.quote({ ...request, amount: '1000001' }, engine.compute);
+    const memo = new QuoteMemo({ planBytes: 1_000_000, askedOnce: 2 }, () => 0);
+    const engine = planning();
+    for (const slippage of ['101', '102', '103']) memo.plan({ ...request, slippage }, engine.make);
+    // 101 was forgotten: asked again, it counts as a first time, and is kept only on the next.
+    for (const _ of [1, 2, 3]) memo.plan({ ...request, slippage: '101' }, engine.make);
     expect(engine.count()).toBe(5);
   });
 });
@@ -132,7 +145,7 @@ class MovablePrices implements PriceSource {
   }
 }
 
-describe('get-quote issues a quote asked for again from the memo', () => {
+describe('get-quote issues quotes of parameters asked for again from their plan', () => {
   const prices = new MovablePrices();
   const { api, server } = testServerPerSuite({ adapters: { prices } });
   const askTimes = async (params: Record<string, string>, times: number) => {
@@ -151,19 +164,40 @@ describe('get-quote issues a quote asked for again from the memo', () => {
   const quoteId = (quote: { signedQuoteData: string }) =>
     JSON.parse(Buffer.from(quote.signedQuoteData.split('.')[1]!, 'base64url').toString()).id as string;
 
-  it('from the third request on, without computing it, with a new id and seal each time, as JSON.stringify writes it', async () => {
+  it('from the third request on, without planning it again, with a new id and seal each time, as JSON.stringify writes it', async () => {
     const params = onrampParams({ amount: '1234567' });
     await askTimes(params, 2);
     const readsBefore = prices.reads;
-    const texts = await askTimes(params, 2);
+    // The third request compiles the plan's template, the fourth and fifth are written from it.
+    const texts = await askTimes(params, 3);
     expect(prices.reads).toBe(readsBefore);
-    const [first, second] = texts.map((text) => JSON.parse(text).onramp);
+    const [first, second, third] = texts.map((text) => JSON.parse(text).onramp);
     for (const text of texts) expect(text).toBe(JSON.stringify(JSON.parse(text)));
-    expect(first.signedQuoteData).not.toBe(second.signedQuoteData);
-    expect(quoteId(first)).not.toBe(quoteId(second));
+    expect(new Set([first, second, third].map((quote) => quote.signedQuoteData)).size).toBe(3);
+    expect(new Set([first, second, third].map(quoteId)).size).toBe(3);
     expect(unsealed(second)).toEqual(unsealed(first));
-    expect((await api.post('/v4/create-order', { onramp: second })).status).toBe(201);
-    expect((await api.post('/v4/create-order', { onramp: first })).status).toBe(201);
+    expect(unsealed(third)).toEqual(unsealed(first));
+    for (const quote of [third, first]) expect((await api.post('/v4/create-order', { onramp: quote })).status).toBe(201);
+  });
+
+  it('for any amount: the quote of another amount is the one a server that never saw the parameters issues', async () => {
+    const params = onrampParams({ amount: '1234567', affiliates: `${affiliate}:25` });
+    await askTimes(params, 3);
+    const readsBefore = prices.reads;
+    const amounts = ['98765432', '1234568'];
+    const planned = [];
+    for (const amount of amounts) planned.push(JSON.parse((await askTimes({ ...params, amount }, 1))[0]!).onramp);
+    expect(prices.reads).toBe(readsBefore);
+    for (const [index, amount] of amounts.entries()) {
+      const fresh = await testServer({ adapters: { prices } });
+      try {
+        const answer = await fetch(`${fresh.url}/v4/get-quote?${new URLSearchParams({ ...params, amount })}`);
+        expect(unsealed(planned[index]), amount).toEqual(unsealed((await answer.json()).onramp));
+      } finally {
+        await fresh.close();
+      }
+      expect((await api.post('/v4/create-order', { onramp: planned[index] })).status).toBe(201);
+    }
   });
 
   it('and create-order takes them for every route, sealed or quoted again from their fields, on V4 and V3', async () => {

@@ -1,8 +1,9 @@
 /**
  * The quote engine: from get-quote's parameters to the inner quote of one route, with its fees,
  * output after fees, resolved slippage and USD values. It checks every parameter for its chain and
- * every configured limit, and throws the documented error for the first one that fails. Sealing the
- * quote is the caller's business (see quote/service.ts).
+ * every configured limit, and throws the documented error for the first one that fails. A quote is
+ * planned from every parameter but the amount, and the plan gives the figures of any amount
+ * (`planQuote`); writing and sealing it is the caller's business (see quote/service.ts).
  */
 import type {
   GatewayOfframpQuoteV4,
@@ -14,10 +15,11 @@ import type {
 import { addressFormat, isValidAddress } from '../chains/addresses.js';
 import type { BitcoinNetwork } from '../chains/bitcoin-lib.js';
 import type { Catalogue, Route } from '../config/catalogue.js';
-import type { ChainConfig, GatewayConfig, TokenConfig } from '../config/config.js';
+import type { ChainConfig, GatewayConfig, RouteKind, TokenConfig } from '../config/config.js';
 import { DomainError, invalidRequest, quoteAmountTooLow } from '../errors.js';
 import { bps, convert, formatScaled, parseDecimal, relativeChange, usdValue } from './amounts.js';
 import type { PriceSource } from './prices.js';
+import { Figure, fill, type Shape } from './template.js';
 
 export interface QuoteRequest {
   srcChain: string;
@@ -41,8 +43,9 @@ export type UnsealedQuote = { config: Route } & (
 
 /**
  * Everything a quote depends on besides its parameters. Each member stays the same while the
- * process runs, or says when it changes (`prices.revision()`): quotes are issued again from a memo
- * (quote/memo.ts), so a member that changes otherwise (a live fee rate, say) must be part of that revision.
+ * process runs, or says when it changes (`prices.revision()`): quote plans, which read it once, are
+ * kept in a memo (quote/memo.ts), so a member that changes otherwise (a live fee rate, say) must be
+ * part of that revision.
  */
 export interface QuoteEngineContext {
   config: GatewayConfig;
@@ -59,7 +62,31 @@ interface Affiliate {
   given: string;
 }
 
+/**
+ * A quote of every amount for the other parameters: its route, its shape (the quote's members, each
+ * one that depends on the amount a Figure, see quote/template.ts), and the figures of one amount.
+ * Everything it reads from the context (prices, rates, the fee rate) is read when it is made.
+ */
+export interface QuotePlan {
+  route: RouteKind;
+  config: Route;
+  shape: object;
+  /** The figures of a quote of this amount (decimal digits); throws the documented error when the amount does not fit the route. */
+  figures(amount: string): unknown;
+}
+
+/** The quote of a request: its plan, filled with the figures of its amount. */
 export function computeQuote(request: QuoteRequest, context: QuoteEngineContext): UnsealedQuote {
+  const { route, config, shape, figures } = planQuote(request, context);
+  return { route, config, quote: fill(shape, figures(request.amount)) } as UnsealedQuote;
+}
+
+/**
+ * The plan for every parameter of the request but its amount. It checks the parameters in the order
+ * get-quote always has, the amount's bounds included (after the addresses, before the slippage), so
+ * that a request with several faults is answered with the same one whether or not a plan was kept.
+ */
+export function planQuote(request: QuoteRequest, context: QuoteEngineContext): QuotePlan {
   const { catalogue, config } = context;
   const srcChain = catalogue.chain(request.srcChain);
   if (!srcChain)
@@ -86,154 +113,190 @@ export function computeQuote(request: QuoteRequest, context: QuoteEngineContext)
   checkAddress(context, dstChain, request.recipient, 'recipient');
   if (request.sender !== undefined) checkAddress(context, srcChain, request.sender, 'sender');
   if (request.refundAddress !== undefined) checkAddress(context, srcChain, request.refundAddress, 'refundAddress');
+  checkAmount(route, request.amount);
 
-  const amount = BigInt(request.amount);
-  const minimum = BigInt(route.minAmount);
-  if (amount < minimum)
+  const slippage = resolveSlippage(request.slippage, route, config);
+  const affiliates = parseAffiliates(request.affiliates, route, context, route.kind === 'onramp' ? dstChain : srcChain, routeDetails);
+  const inputs = { context, route, slippage, affiliates, request, rate: rate(context, route) };
+  switch (route.kind) {
+    case 'onramp':
+      return onrampPlan(inputs);
+    case 'offramp':
+      return offrampPlan(inputs);
+    case 'tokenSwap':
+      return tokenSwapPlan(inputs);
+  }
+}
+
+/** The amount (the request's digits) within the route's bounds, as a bigint. */
+function checkAmount(route: Route, given: string): bigint {
+  const amount = BigInt(given);
+  if (amount < BigInt(route.minAmount))
     throw new DomainError('INSUFFICIENT_AMOUNT', 'amount is below the smallest amount of this route', {
       minimum: route.minAmount,
-      actual: request.amount,
+      actual: given,
     });
   if (route.maxAmount !== undefined && amount > BigInt(route.maxAmount)) {
     throw new DomainError('EXCEEDED_LIMIT', 'amount is above the largest amount of this route', {
       max: route.maxAmount,
-      actual: request.amount,
+      actual: given,
     });
   }
-
-  const slippage = resolveSlippage(request.slippage, route, config);
-  const affiliates = parseAffiliates(request.affiliates, route, context, route.kind === 'onramp' ? dstChain : srcChain, routeDetails);
-  const common = { context, route, amount, slippage, affiliates, request };
-  switch (route.kind) {
-    case 'onramp':
-      return { config: route, route: 'onramp', quote: onrampQuote(common) };
-    case 'offramp':
-      return { config: route, route: 'offramp', quote: offrampQuote(common) };
-    case 'tokenSwap':
-      return { config: route, route: 'tokenSwap', quote: tokenSwapQuote(common) };
-  }
+  return amount;
 }
 
-interface QuoteInputs {
+interface PlanInputs {
   context: QuoteEngineContext;
   route: Route;
-  amount: bigint;
   slippage: number;
   affiliates: Affiliate[];
   request: QuoteRequest;
+  /** The route's rate (see `rate`), read once for the plan. */
+  rate: bigint;
 }
 
-/** Onramp fees are taken from the converted output, in the destination token. */
-function onrampQuote({ context, route, amount, slippage, affiliates, request }: QuoteInputs) {
-  const gross = grossOutput(context, route, amount);
-  const affiliateFees = affiliates.map((affiliate) => bps(gross, affiliate.bps));
-  const breakdown = {
-    solverFee: bps(gross, route.solverFeeBps),
-    protocolFee: bps(gross, route.protocolFeeBps),
-    affiliateFee: affiliateFees.reduce((sum, fee) => sum + fee, 0n),
-    executionFee: BigInt(route.executionFee ?? '0'),
-    messagingFee: BigInt(route.messagingFee ?? '0'),
+/** A token amount, fixed or a figure, given as a value or as what picks it from the figures. */
+type AmountOf<Figures> = bigint | ((figures: Figures) => bigint);
+
+/** The figures of onramps and offramps: their fees are bps of the converted input, in the destination token. */
+interface ConversionFigures {
+  amount: bigint;
+  output: bigint;
+  fees: bigint;
+  solverFee: bigint;
+  protocolFee: bigint;
+  affiliateFees: bigint[];
+  affiliateFee: bigint;
+}
+
+/** The figures of a conversion of the plan's route, with fees of fixed amounts besides its bps fees. */
+function conversionFigures({ route, affiliates, rate }: PlanInputs, fixedFees: bigint) {
+  return (given: string): ConversionFigures => {
+    const amount = checkAmount(route, given);
+    const gross = convert(amount, route.src.decimals, route.dst.decimals, rate);
+    const affiliateFees = affiliates.map((affiliate) => bps(gross, affiliate.bps));
+    const solverFee = bps(gross, route.solverFeeBps);
+    const protocolFee = bps(gross, route.protocolFeeBps);
+    const affiliateFee = affiliateFees.reduce((sum, fee) => sum + fee, 0n);
+    const fees = solverFee + protocolFee + affiliateFee + fixedFees;
+    return { amount, output: afterFees(route, gross, fees), fees, solverFee, protocolFee, affiliateFees, affiliateFee };
   };
-  const fees = Object.values(breakdown).reduce((sum, fee) => sum + fee, 0n);
-  const output = afterFees(route, gross, fees);
-  const amountOf = (value: bigint) => tokenAmount(context, route.dst, value);
-  return {
-    inputAmount: tokenAmount(context, route.src, amount),
-    outputAmount: amountOf(output),
-    fees: amountOf(fees),
-    executionFees: amountOf(breakdown.executionFee),
+}
+
+type OnrampQuote = Omit<GatewayOnrampQuoteV2, 'signedQuoteData'> & { refundAddress: string | null };
+
+/** Onramp fees are taken from the converted output, in the destination token. */
+function onrampPlan(inputs: PlanInputs): QuotePlan {
+  const { context, route, slippage, affiliates, request } = inputs;
+  const executionFee = BigInt(route.executionFee ?? '0');
+  const messagingFee = BigInt(route.messagingFee ?? '0');
+  const amountOf = (value: AmountOf<ConversionFigures>) => tokenAmount(context, route.dst, value);
+  const shape: Shape<OnrampQuote, ConversionFigures> = {
+    inputAmount: tokenAmount(context, route.src, (figures: ConversionFigures) => figures.amount),
+    outputAmount: amountOf((figures) => figures.output),
+    fees: amountOf((figures) => figures.fees),
+    executionFees: amountOf(executionFee),
     feeBreakdown: {
-      solverFee: amountOf(breakdown.solverFee),
-      protocolFee: amountOf(breakdown.protocolFee),
-      affiliateFee: amountOf(breakdown.affiliateFee),
-      executionFee: amountOf(breakdown.executionFee),
-      messagingFee: amountOf(breakdown.messagingFee),
+      solverFee: amountOf((figures) => figures.solverFee),
+      protocolFee: amountOf((figures) => figures.protocolFee),
+      affiliateFee: amountOf((figures) => figures.affiliateFee),
+      executionFee: amountOf(executionFee),
+      messagingFee: amountOf(messagingFee),
     },
     recipient: request.recipient,
     token: route.dst.address,
     slippage: String(slippage),
     dstChain: route.dstChain,
     dstToken: route.dst.address,
-    ...resolvedAffiliates(context, route.dst, affiliates, affiliateFees),
+    ...resolvedAffiliates(context, route.dst, affiliates, (figures: ConversionFigures, index) => figures.affiliateFees[index]!),
     estimatedTimeInSecs: route.estimatedTimeInSecs,
     gasRefill: null,
     // The onramp's price impact leaves the execution fee out, as the description says.
-    ...priceImpact(context, route, amount, output + breakdown.executionFee),
+    ...priceImpact(context, route, (figures: ConversionFigures) => [figures.amount, figures.output + executionFee]),
     sender: request.sender ?? null,
     strategyAddress: null,
     strategyMessage: null,
     refundAddress: request.refundAddress ?? null,
   };
+  return { route: 'onramp', config: route, shape, figures: conversionFigures(inputs, executionFee + messagingFee) };
 }
 
+type OfframpQuote = Omit<GatewayOfframpQuoteV4, 'signedQuoteData'>;
+
 /** Offramp fees are taken in sats from the Bitcoin payout. */
-function offrampQuote({ context, route, amount, slippage, affiliates, request }: QuoteInputs) {
-  const gross = grossOutput(context, route, amount);
-  const affiliateFees = affiliates.map((affiliate) => bps(gross, affiliate.bps));
-  const breakdown = {
-    solverFee: bps(gross, route.solverFeeBps),
-    inclusionFee: BigInt(Math.ceil(context.bitcoinFeeRate * context.config.bitcoin.payoutVbytes)),
-    protocolFee: bps(gross, route.protocolFeeBps),
-    affiliateFee: affiliateFees.reduce((sum, fee) => sum + fee, 0n),
-  };
-  const fees = Object.values(breakdown).reduce((sum, fee) => sum + fee, 0n);
-  const output = afterFees(route, gross, fees);
-  const amountOf = (value: bigint) => tokenAmount(context, route.dst, value);
+function offrampPlan(inputs: PlanInputs): QuotePlan {
+  const { context, route, slippage, affiliates, request } = inputs;
+  const inclusionFee = BigInt(Math.ceil(context.bitcoinFeeRate * context.config.bitcoin.payoutVbytes));
+  const amountOf = (value: AmountOf<ConversionFigures>) => tokenAmount(context, route.dst, value);
   const btcPrice = context.prices.usdPrice(route.dst)!;
-  return {
+  const shape: Shape<OfframpQuote, ConversionFigures> = {
     srcChain: route.srcChain,
     tokenAddress: route.src.address,
-    inputAmount: tokenAmount(context, route.src, amount),
-    outputAmount: amountOf(output),
-    totalFeeUsd: formatScaled(usdValue(fees, route.dst.decimals, btcPrice), 2),
+    inputAmount: tokenAmount(context, route.src, (figures: ConversionFigures) => figures.amount),
+    outputAmount: amountOf((figures) => figures.output),
+    totalFeeUsd: new Figure((figures: ConversionFigures) => formatScaled(usdValue(figures.fees, route.dst.decimals, btcPrice), 2)),
     feeBreakdown: {
-      solverFee: amountOf(breakdown.solverFee),
-      inclusionFee: amountOf(breakdown.inclusionFee),
-      protocolFee: amountOf(breakdown.protocolFee),
-      affiliateFee: amountOf(breakdown.affiliateFee),
+      solverFee: amountOf((figures) => figures.solverFee),
+      inclusionFee: amountOf(inclusionFee),
+      protocolFee: amountOf((figures) => figures.protocolFee),
+      affiliateFee: amountOf((figures) => figures.affiliateFee),
       fastestFeeRate: String(context.bitcoinFeeRate),
     },
     recipient: request.recipient,
     slippage,
     txTo: route.txTo,
-    ...resolvedAffiliates(context, route.dst, affiliates, affiliateFees),
+    ...resolvedAffiliates(context, route.dst, affiliates, (figures: ConversionFigures, index) => figures.affiliateFees[index]!),
     estimatedTimeInSecs: route.estimatedTimeInSecs,
-    ...priceImpact(context, route, amount, output),
+    ...priceImpact(context, route, (figures: ConversionFigures) => [figures.amount, figures.output]),
     sender: request.sender ?? null,
     refundAddress: request.refundAddress ?? null,
     // The owner of the on-chain order is its refund claimant; V3 create-order requires it.
     ...(request.refundAddress ? { ownerAddress: request.refundAddress } : {}),
   };
+  return { route: 'offramp', config: route, shape, figures: conversionFigures(inputs, inclusionFee) };
 }
 
+interface TokenSwapFigures {
+  amount: bigint;
+  output: bigint;
+  fees: bigint;
+}
+
+type TokenSwapQuote = GatewayTokenSwapQuoteV3 & { refundAddress: string | null };
+
 /** Token-swap fees are taken from the input, in the source token, before the swap. */
-function tokenSwapQuote({ context, route, amount, slippage, affiliates, request }: QuoteInputs) {
+function tokenSwapPlan({ context, route, slippage, affiliates, request, rate }: PlanInputs): QuotePlan {
   const affiliate = affiliates[0];
-  const fees = bps(amount, route.solverFeeBps) + bps(amount, route.protocolFeeBps) + (affiliate ? bps(amount, affiliate.bps) : 0n);
-  const output = fees < amount ? convert(amount - fees, route.src.decimals, route.dst.decimals, rate(context, route)) : 0n;
-  if (output <= 0n)
-    throw new DomainError('INSUFFICIENT_SWAP_AMOUNT', 'nothing is left to swap after fees', {
-      total_fees: fees.toString(),
-      available_amount: amount.toString(),
-    });
-  if (route.minOutputAmount !== undefined && output < BigInt(route.minOutputAmount)) {
-    throw quoteAmountTooLow(route.minOutputAmount, output.toString());
-  }
-  return {
+  const figures = (given: string): TokenSwapFigures => {
+    const amount = checkAmount(route, given);
+    const fees = bps(amount, route.solverFeeBps) + bps(amount, route.protocolFeeBps) + (affiliate ? bps(amount, affiliate.bps) : 0n);
+    const output = fees < amount ? convert(amount - fees, route.src.decimals, route.dst.decimals, rate) : 0n;
+    if (output <= 0n)
+      throw new DomainError('INSUFFICIENT_SWAP_AMOUNT', 'nothing is left to swap after fees', {
+        total_fees: fees.toString(),
+        available_amount: amount.toString(),
+      });
+    if (route.minOutputAmount !== undefined && output < BigInt(route.minOutputAmount)) {
+      throw quoteAmountTooLow(route.minOutputAmount, output.toString());
+    }
+    return { amount, output, fees };
+  };
+  const shape: Shape<TokenSwapQuote, TokenSwapFigures> = {
     srcChain: route.srcChain,
     dstChain: route.dstChain,
-    inputAmount: tokenAmount(context, route.src, amount),
-    outputAmount: tokenAmount(context, route.dst, output),
-    fees: tokenAmount(context, route.src, fees),
+    inputAmount: tokenAmount(context, route.src, (figures: TokenSwapFigures) => figures.amount),
+    outputAmount: tokenAmount(context, route.dst, (figures: TokenSwapFigures) => figures.output),
+    fees: tokenAmount(context, route.src, (figures: TokenSwapFigures) => figures.fees),
     estimatedTimeInSecs: route.estimatedTimeInSecs,
     recipient: request.recipient,
     slippage,
     txTo: route.txTo,
     ...(affiliate ? { affiliate: { address: affiliate.address, bps: affiliate.bps } } : {}),
-    ...priceImpact(context, route, amount, output),
+    ...priceImpact(context, route, (figures: TokenSwapFigures) => [figures.amount, figures.output]),
     sender: request.sender ?? null,
     refundAddress: request.refundAddress ?? null,
   };
+  return { route: 'tokenSwap', config: route, shape, figures };
 }
 
 function afterFees(route: Route, gross: bigint, fees: bigint): bigint {
@@ -249,7 +312,7 @@ function afterFees(route: Route, gross: bigint, fees: bigint): bigint {
   return output;
 }
 
-/** The input converted to the destination token, before fees (the base of every bps fee of onramps and offramps). */
+/** The input converted to the destination token, before fees (the base of every bps fee of onramps and offramps): what re-quoting reads back. */
 export function grossOutput(context: QuoteEngineContext, route: Route, amount: bigint): bigint {
   return convert(amount, route.src.decimals, route.dst.decimals, rate(context, route));
 }
@@ -262,43 +325,62 @@ function rate(context: QuoteEngineContext, route: Route): bigint {
   return (src * 10n ** 18n) / dst;
 }
 
-function tokenAmount(context: QuoteEngineContext, token: TokenConfig, amount: bigint): GatewayTokenAmountV2 {
+function tokenAmount<Figures>(
+  context: QuoteEngineContext,
+  token: TokenConfig,
+  value: AmountOf<Figures>,
+): Shape<GatewayTokenAmountV2, Figures> {
   const price = context.prices.usdPrice(token);
-  // Two literals rather than a spread of an optional member: a quote writes a dozen of these.
+  const text = (of: (amount: bigint) => string) =>
+    typeof value === 'bigint' ? of(value) : new Figure((figures: Figures) => of(value(figures)));
+  const amount = text((amount) => amount.toString());
   return price === undefined
-    ? { address: token.address, amount: amount.toString(), chain: token.chain }
+    ? { address: token.address, amount, chain: token.chain }
     : {
         address: token.address,
-        amount: amount.toString(),
+        amount,
         chain: token.chain,
-        usd: formatScaled(usdValue(amount, token.decimals, price), 2),
+        usd: text((amount) => formatScaled(usdValue(amount, token.decimals, price), 2)),
       };
 }
 
-/** Output value against input value, only where both tokens have a price. */
-function priceImpact(
+/** Output value against input value (both picked from the figures), only where both tokens have a price. */
+function priceImpact<Figures>(
   context: QuoteEngineContext,
   route: Route,
-  input: bigint,
-  output: bigint,
-): { priceImpact?: string; priceImpactUsd?: string } {
+  inputAndOutput: (figures: Figures) => [bigint, bigint],
+): { priceImpact?: Figure<Figures>; priceImpactUsd?: Figure<Figures> } {
   const srcPrice = context.prices.usdPrice(route.src);
   const dstPrice = context.prices.usdPrice(route.dst);
   if (srcPrice === undefined || dstPrice === undefined) return {};
-  const inputUsd = usdValue(input, route.src.decimals, srcPrice);
-  const outputUsd = usdValue(output, route.dst.decimals, dstPrice);
-  return { priceImpact: formatScaled(relativeChange(outputUsd, inputUsd), 4), priceImpactUsd: formatScaled(outputUsd - inputUsd, 2) };
+  const usd = (figures: Figures) => {
+    const [input, output] = inputAndOutput(figures);
+    return [usdValue(input, route.src.decimals, srcPrice), usdValue(output, route.dst.decimals, dstPrice)] as const;
+  };
+  return {
+    priceImpact: new Figure((figures: Figures) => {
+      const [inputUsd, outputUsd] = usd(figures);
+      return formatScaled(relativeChange(outputUsd, inputUsd), 4);
+    }),
+    priceImpactUsd: new Figure((figures: Figures) => {
+      const [inputUsd, outputUsd] = usd(figures);
+      return formatScaled(outputUsd - inputUsd, 2);
+    }),
+  };
 }
 
-function resolvedAffiliates(
+function resolvedAffiliates<Figures>(
   context: QuoteEngineContext,
   feeToken: TokenConfig,
   affiliates: Affiliate[],
-  fees: bigint[],
-): { affiliateAddress: string | null; affiliates: GatewayResolvedAffiliateV2[] } {
+  feeOf: (figures: Figures, index: number) => bigint,
+): { affiliateAddress: string | null; affiliates: Array<Shape<GatewayResolvedAffiliateV2, Figures>> } {
   return {
     affiliateAddress: affiliates[0]?.address ?? null,
-    affiliates: affiliates.map((affiliate, index) => ({ address: affiliate.address, fee: tokenAmount(context, feeToken, fees[index]!) })),
+    affiliates: affiliates.map((affiliate, index) => ({
+      address: affiliate.address,
+      fee: tokenAmount(context, feeToken, (figures: Figures) => feeOf(figures, index)),
+    })),
   };
 }
 

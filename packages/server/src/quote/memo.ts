@@ -1,59 +1,56 @@
 /**
- * Quotes already computed, by their parameters. The quote engine is a function of get-quote's
- * parameters and of what stays fixed while the process runs (configuration, catalogue, the fee rate
- * read at start: see QuoteEngineContext) or says when it changes (the price source's revision), so
- * a quote asked for again (a wallet refreshing the quote its user is looking at, an aggregator
- * polling the same amounts) is the same quote: only its id, expiry and seal are new. An entry keeps
- * what issuing it again needs: the quote's sealed form and its JSON text. A quote is kept when its
- * parameters come a second time (most are asked for once); a refusal is never kept. What is kept is
- * bounded in bytes, the parameters asked for once in number, the least recently used leaving first.
+ * Quote plans already made, by every parameter of get-quote but the amount. The quote engine is a
+ * function of the parameters and of what stays fixed while the process runs (configuration,
+ * catalogue, the fee rate read at start: see QuoteEngineContext) or says when it changes (the price
+ * source's revision), so the parameters of a quote asked for again (a wallet refreshing the quote
+ * its user is looking at, a user trying amounts, an aggregator polling) have the same plan: its
+ * checks passed, its route found, its template written (quote/template.ts), and a quote of any
+ * amount is its figures put in the template's holes. A plan is kept when its parameters come a
+ * second time (most are asked for once); a refusal is never kept. What is kept is bounded in bytes,
+ * the parameters asked for once in number, the least recently used leaving first.
  */
 import { LRUCache } from 'lru-cache';
 import type { RouteKind } from '../config/config.js';
 import type { Route } from '../config/catalogue.js';
 import type { QuoteRequest } from './engine.js';
+import type { QuoteTemplate } from './template.js';
 
-/**
- * A quote as the memo keeps it: text and bytes only, not the quote's two dozen objects, which the
- * garbage collector would copy and trace for as long as the quote is kept.
- */
-export interface ComputedQuote {
+/** A quote plan as the memo keeps it: what issuing a quote of any amount needs. */
+export interface IssuablePlan {
   route: RouteKind;
   config: Route;
-  /** The quote's sealed form (QuoteSeal.form); bytes once kept. */
-  form: string | Buffer;
-  /** `{"<route>":{<the quote's members>,"signedQuoteData":"` : a seal and `"}}` complete the answer. */
-  jsonHead: string;
+  /** The figures of a quote of this amount (QuotePlan.figures). */
+  figures(amount: string): unknown;
+  template: QuoteTemplate<unknown>;
 }
 
-/** Every parameter of a quote request, in one order: the compiler refuses this list without one of them. */
+/** Every parameter of a quote request but its amount, in one order: the compiler refuses this list without one of them. */
 const parameterNames = Object.keys({
   srcChain: true,
   dstChain: true,
   srcToken: true,
   dstToken: true,
-  amount: true,
   recipient: true,
   sender: true,
   refundAddress: true,
   slippage: true,
   affiliates: true,
-} satisfies Record<keyof QuoteRequest, true>) as Array<keyof QuoteRequest>;
+} satisfies Record<Exclude<keyof QuoteRequest, 'amount'>, true>) as Array<Exclude<keyof QuoteRequest, 'amount'>>;
 
 export interface QuoteMemoLimits {
-  /** Bytes of kept quotes (their JSON text, sealed form and key). */
-  quoteBytes: number;
+  /** Bytes of kept plans (their templates' texts and figures, and their keys). */
+  planBytes: number;
   /** Parameters asked for once that are remembered. */
   askedOnce: number;
 }
 
 export class QuoteMemo {
-  private readonly quotes: LRUCache<string, ComputedQuote>;
+  private readonly plans: LRUCache<string, IssuablePlan>;
   /**
    * Parameters asked for once (most are never asked for again), by a 30-bit hash of their key: a
    * small integer takes no memory of its own, where keeping each key would hand the garbage
    * collector tens of thousands of strings to promote and drop again (a stream of new parameters
-   * then cost 10% more CPU per quote). Two keys with one hash only keep a quote a request early.
+   * then cost 10% more CPU per quote). Two keys with one hash only keep a plan a request early.
    */
   private readonly askedOnce: LRUCache<number, true>;
   private revision: number | undefined;
@@ -63,33 +60,28 @@ export class QuoteMemo {
     private readonly currentRevision: () => number,
   ) {
     // An entry larger than the whole budget is not kept (lru-cache refuses it).
-    this.quotes = new LRUCache({ maxSize: limits.quoteBytes });
+    this.plans = new LRUCache({ maxSize: limits.planBytes });
     this.askedOnce = new LRUCache({ max: limits.askedOnce });
   }
 
-  /** The quote for these parameters: the one kept, or `compute`'s. */
-  quote(request: QuoteRequest, compute: () => ComputedQuote): ComputedQuote {
+  /** The plan for these parameters (the amount aside): the one kept, or `make`'s. */
+  plan(request: QuoteRequest, make: () => IssuablePlan): IssuablePlan {
     this.checkRevision();
     const key = memoKey(request);
-    const kept = this.quotes.get(key);
+    const kept = this.plans.get(key);
     if (kept) return kept;
-    const computed = compute();
+    const made = make();
     const hash = hashOf(key);
-    if (this.askedOnce.delete(hash)) {
-      const form = typeof computed.form === 'string' ? ownBytes(computed.form) : computed.form;
-      // A character a byte: V8 keeps text without characters beyond Latin-1 so, and quotes are ASCII.
-      this.quotes.set(key, { ...computed, form }, { size: key.length + computed.jsonHead.length + form.length });
-    } else {
-      this.askedOnce.set(hash, true);
-    }
-    return computed;
+    if (this.askedOnce.delete(hash)) this.plans.set(key, made, { size: key.length + made.template.size });
+    else this.askedOnce.set(hash, true);
+    return made;
   }
 
-  /** Prices moved: every quote kept is forgotten. */
+  /** Prices moved: every plan kept is forgotten. */
   private checkRevision(): void {
     const revision = this.currentRevision();
     if (revision !== this.revision) {
-      this.quotes.clear();
+      this.plans.clear();
       this.askedOnce.clear();
     }
     this.revision = revision;
@@ -97,9 +89,9 @@ export class QuoteMemo {
 }
 
 /**
- * The parameters as one string, each value prefixed by its length and an absent one by `-`, so that
- * two requests have one key only when every parameter is the same: a quote issued from the memo is
- * not checked again.
+ * The parameters but the amount as one string, each value prefixed by its length and an absent one
+ * by `-`, so that two requests have one key only when every such parameter is the same: a plan from
+ * the memo is not checked again (but for the amount's bounds, which its figures check).
  */
 function memoKey(request: QuoteRequest): string {
   let key = '';
@@ -115,14 +107,4 @@ function hashOf(key: string): number {
   let hash = 0x811c9dc5;
   for (let index = 0; index < key.length; index++) hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193);
   return hash & 0x3fffffff;
-}
-
-/**
- * The form as bytes, which the seal's hash reads on every answer without encoding them again; in a
- * buffer of their own, since a slice of Node's shared 8 KiB pool would keep the whole slab alive.
- */
-function ownBytes(form: string): Buffer {
-  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(form));
-  bytes.write(form);
-  return bytes;
 }

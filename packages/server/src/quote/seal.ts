@@ -33,13 +33,13 @@ export class QuoteSeal {
     this.key = createHmac('sha256', secret).update('quote-seal').digest();
   }
 
-  /** The quote's sealed form (below), which `signature` covers: what a quote issued again can keep. */
+  /** The quote's sealed form (below), which `signature` covers. */
   form(route: RouteKind, quote: object): string {
     return sealedForm(this.fields[route], quote as Record<string, unknown>);
   }
 
   /** `signedQuoteData` for a quote of this sealed form. */
-  signature(payload: QuoteSealPayload, form: string | Buffer): string {
+  signature(payload: QuoteSealPayload, form: string): string {
     const encoded = Buffer.from(JSON.stringify(payload)).toString('base64url');
     return `v2.${encoded}.${this.mac(encoded, form)}`;
   }
@@ -61,7 +61,7 @@ export class QuoteSeal {
     }
   }
 
-  private mac(encodedPayload: string, form: string | Buffer): string {
+  private mac(encodedPayload: string, form: string): string {
     return createHmac('sha256', this.key).update(encodedPayload).update('.').update(form).digest('base64url');
   }
 }

@@ -1,16 +1,18 @@
 /**
- * get-quote: computes the quote (or finds it computed, quote/memo.ts) and seals it (quote/seal.ts).
- * Nothing is stored: the seal carries the quote's id and expiry, and create-order verifies it. Only
- * a route with volume limits reads the store, to answer an exceeded limit early, and then through a
- * cache of the sums (quote/volume-cache.ts); create-order enforces the limits exactly.
+ * get-quote: plans the quote (or finds it planned, quote/memo.ts), writes it for the amount asked
+ * for from the plan's template (quote/template.ts) and seals it (quote/seal.ts). Nothing is stored:
+ * the seal carries the quote's id and expiry, and create-order verifies it. Only a route with volume
+ * limits reads the store, to answer an exceeded limit early, and then through a cache of the sums
+ * (quote/volume-cache.ts); create-order enforces the limits exactly.
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Queryable } from '../store/database.js';
-import { computeQuote, type QuoteEngineContext, type QuoteRequest } from './engine.js';
+import { planQuote, type QuoteEngineContext, type QuoteRequest } from './engine.js';
 import { checkVolumeLimits } from './limits.js';
-import type { ComputedQuote, QuoteMemo } from './memo.js';
+import type { IssuablePlan, QuoteMemo } from './memo.js';
 import type { QuoteSeal } from './seal.js';
+import { QuoteTemplate } from './template.js';
 import type { VolumeCache } from './volume-cache.js';
 
 export class QuoteService {
@@ -25,8 +27,8 @@ export class QuoteService {
 
   /** The sealed quote as get-quote answers it (a GatewayQuoteV4), as JSON text. */
   async issue(request: QuoteRequest): Promise<string> {
-    const computed = this.memo.quote(request, () => this.compute(request));
-    const { route, config } = computed;
+    const { route, config, figures, template } = this.memo.plan(request, () => this.plan(request));
+    const quote = template.write(figures(request.amount));
     if (config.perAccountLimit !== undefined || config.globalLimit !== undefined) {
       await checkVolumeLimits(
         this.db,
@@ -37,20 +39,13 @@ export class QuoteService {
       );
     }
     const exp = this.clock.now() + this.engine.config.quoteTtlSeconds * 1000;
-    const signedQuoteData = this.seal.signature({ id: randomUUID(), route, exp }, computed.form);
-    // The seal is base64url and dots: nothing in it needs escaping.
-    return `${computed.jsonHead}${signedQuoteData}"}}`;
+    const signedQuoteData = this.seal.signature({ id: randomUUID(), route, exp }, quote.form);
+    // The seal joins the quote's members before its two closing braces; it is base64url and dots, nothing in it needs escaping.
+    return `${quote.json.slice(0, -2)},"signedQuoteData":"${signedQuoteData}"}}`;
   }
 
-  private compute(request: QuoteRequest): ComputedQuote {
-    const { route, config, quote } = computeQuote(request, this.engine);
-    const json = JSON.stringify({ [route]: quote });
-    return {
-      route,
-      config,
-      form: this.seal.form(route, quote),
-      // Up to the two closing braces: `signedQuoteData` is the quote's last member.
-      jsonHead: `${json.slice(0, -2)},"signedQuoteData":"`,
-    };
+  private plan(request: QuoteRequest): IssuablePlan {
+    const { route, config, shape, figures } = planQuote(request, this.engine);
+    return { route, config, figures, template: new QuoteTemplate(route, shape, (quote) => this.seal.form(route, quote)) };
   }
 }
