@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { TokenConfig } from '../src/config/config.js';
 import type { QuoteRequest } from '../src/quote/engine.js';
-import { type IssuablePlan, QuoteMemo } from '../src/quote/memo.js';
+import { IssuablePlan, QuoteMemo } from '../src/quote/memo.js';
 import { ConfiguredPrices, type PriceSource } from '../src/quote/prices.js';
-import { QuoteTemplate } from '../src/quote/template.js';
+import { Figure, QuoteTemplate } from '../src/quote/template.js';
 import {
   affiliate,
   evmUser,
@@ -21,25 +21,21 @@ const request: Required<QuoteRequest> = {
   ...onrampParams({ sender: senderAddress, slippage: '300', affiliates: `${affiliate}:25` }),
 } as Required<QuoteRequest>;
 
-/** A stand-in for the engine: counts its plans, each with a template of about `size` bytes naming the plan. */
+/** A stand-in for the engine: counts its plans, each of about `size` bytes, naming the plan. */
 const planning = (size = 100) => {
   let made = 0;
   return {
     count: () => made,
     make: (): IssuablePlan => {
       made++;
-      const shape = { plan: String(made).padEnd((size - 'plan'.length - 16) / 2, '.') };
-      return {
-        route: 'onramp',
-        config: {} as IssuablePlan['config'],
-        figures: () => ({}),
-        template: new QuoteTemplate('onramp', shape, () => ''),
-      };
+      // A plan counts its template twice (the template, and the last quote it wrote).
+      const shape = { plan: String(made).padEnd((size / 2 - 'plan'.length - 16) / 2, '.') };
+      return new IssuablePlan('onramp', {} as IssuablePlan['config'], () => ({}), new QuoteTemplate('onramp', shape, () => ''));
     },
   };
 };
 const planNumber = (plan: IssuablePlan) =>
-  (JSON.parse(plan.template.write({}).json) as { onramp: { plan: string } }).onramp.plan.replace(/\.+$/, '');
+  (JSON.parse(plan.quote('1').json) as { onramp: { plan: string } }).onramp.plan.replace(/\.+$/, '');
 
 const roomy = { planBytes: 1_000_000, askedOnce: 1000 };
 const keyLength = (params: QuoteRequest) =>
@@ -89,7 +85,7 @@ describe('QuoteMemo', () => {
   });
 
   it("keeps plans within its budget of bytes (their templates' and keys'), the least recently asked leaving first, and none larger than the budget", () => {
-    const entryBytes = keyLength(request) + planning(100).make().template.size;
+    const entryBytes = keyLength(request) + planning(100).make().size;
     const memo = new QuoteMemo({ planBytes: entryBytes * 2, askedOnce: 1000 }, () => 0);
     const engine = planning(100);
     const ask = (recipient: string) => memo.plan({ ...request, recipient }, engine.make);
@@ -119,6 +115,28 @@ describe('QuoteMemo', () => {
     // 101 was forgotten: asked again, it counts as a first time, and is kept only on the next.
     for (const _ of [1, 2, 3]) memo.plan({ ...request, slippage: '101' }, engine.make);
     expect(engine.count()).toBe(5);
+  });
+});
+
+describe('IssuablePlan', () => {
+  it('answers the amount of its last quote again with that quote, and figures any other amount', () => {
+    const asked: string[] = [];
+    type Figures = { amount: string };
+    const shape = { inputAmount: { amount: new Figure((figures: Figures) => figures.amount) } };
+    // A sealed form of the one member, as the seal writes a string.
+    const sealedForm = (quote: object) => {
+      const { amount } = (quote as typeof shape & { inputAmount: { amount: string } }).inputAmount;
+      return `s${amount.length}:${amount}`;
+    };
+    const figures = (amount: string): Figures => {
+      asked.push(amount);
+      return { amount };
+    };
+    const plan = new IssuablePlan('onramp', {} as IssuablePlan['config'], figures, new QuoteTemplate('onramp', shape, sealedForm));
+    const quotes = ['100', '100', '200', '200', '100'].map((amount) => plan.quote(amount));
+    expect(quotes.map((quote) => JSON.parse(quote.json).onramp.inputAmount.amount)).toEqual(['100', '100', '200', '200', '100']);
+    expect(quotes.map((quote) => quote.form.toString())).toEqual(['s3:100', 's3:100', 's3:200', 's3:200', 's3:100']);
+    expect(asked).toEqual(['100', '200', '100']);
   });
 });
 

@@ -15,13 +15,34 @@ import type { Route } from '../config/catalogue.js';
 import type { QuoteRequest } from './engine.js';
 import type { QuoteTemplate } from './template.js';
 
-/** A quote plan as the memo keeps it: what issuing a quote of any amount needs. */
-export interface IssuablePlan {
-  route: RouteKind;
-  config: Route;
-  /** The figures of a quote of this amount (QuotePlan.figures). */
-  figures(amount: string): unknown;
-  template: QuoteTemplate<unknown>;
+/** A quote plan as the memo keeps it: what issuing a quote of any amount needs, and the last quote it wrote. */
+export class IssuablePlan {
+  /**
+   * The last quote written, its sealed form as bytes (which the seal's hash reads without encoding
+   * them again): a wallet refreshing the quote its user is looking at asks for the same amount again.
+   */
+  private last: { amount: string; json: string; form: Buffer } | undefined;
+
+  constructor(
+    readonly route: RouteKind,
+    readonly config: Route,
+    /** The figures of a quote of this amount (QuotePlan.figures). */
+    private readonly figures: (amount: string) => unknown,
+    private readonly template: QuoteTemplate<unknown>,
+  ) {}
+
+  /** Bytes kept, about: the template's, and one quote's, which is about as large. */
+  get size(): number {
+    return 2 * this.template.size;
+  }
+
+  /** `{"<route>":<quote>}` as JSON text, and the quote's sealed form, for this amount (decimal digits). */
+  quote(amount: string): { json: string; form: Buffer } {
+    if (this.last?.amount === amount) return this.last;
+    const { json, form } = this.template.write(this.figures(amount));
+    this.last = { amount, json, form: ownBytes(form) };
+    return this.last;
+  }
 }
 
 /** Every parameter of a quote request but its amount, in one order: the compiler refuses this list without one of them. */
@@ -38,7 +59,7 @@ const parameterNames = Object.keys({
 } satisfies Record<Exclude<keyof QuoteRequest, 'amount'>, true>) as Array<Exclude<keyof QuoteRequest, 'amount'>>;
 
 export interface QuoteMemoLimits {
-  /** Bytes of kept plans (their templates' texts and figures, and their keys). */
+  /** Bytes of kept plans (their templates' texts and figures, their last quotes, and their keys). */
   planBytes: number;
   /** Parameters asked for once that are remembered. */
   askedOnce: number;
@@ -72,7 +93,7 @@ export class QuoteMemo {
     if (kept) return kept;
     const made = make();
     const hash = hashOf(key);
-    if (this.askedOnce.delete(hash)) this.plans.set(key, made, { size: key.length + made.template.size });
+    if (this.askedOnce.delete(hash)) this.plans.set(key, made, { size: key.length + made.size });
     else this.askedOnce.set(hash, true);
     return made;
   }
@@ -107,4 +128,14 @@ function hashOf(key: string): number {
   let hash = 0x811c9dc5;
   for (let index = 0; index < key.length; index++) hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193);
   return hash & 0x3fffffff;
+}
+
+/**
+ * The form as bytes, in a buffer of their own: a slice of Node's shared 8 KiB pool would keep the
+ * whole slab alive for as long as the plan keeps the quote.
+ */
+function ownBytes(form: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(form));
+  bytes.write(form);
+  return bytes;
 }

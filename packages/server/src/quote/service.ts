@@ -1,16 +1,16 @@
 /**
  * get-quote: plans the quote (or finds it planned, quote/memo.ts), writes it for the amount asked
- * for from the plan's template (quote/template.ts) and seals it (quote/seal.ts). Nothing is stored:
- * the seal carries the quote's id and expiry, and create-order verifies it. Only a route with volume
- * limits reads the store, to answer an exceeded limit early, and then through a cache of the sums
- * (quote/volume-cache.ts); create-order enforces the limits exactly.
+ * for from the plan's template (quote/template.ts) unless it is the plan's last quote, and seals it
+ * (quote/seal.ts). Nothing is stored: the seal carries the quote's id and expiry, and create-order
+ * verifies it. Only a route with volume limits reads the store, to answer an exceeded limit early,
+ * and then through a cache of the sums (quote/volume-cache.ts); create-order enforces the limits exactly.
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Queryable } from '../store/database.js';
 import { planQuote, type QuoteEngineContext, type QuoteRequest } from './engine.js';
 import { checkVolumeLimits } from './limits.js';
-import type { IssuablePlan, QuoteMemo } from './memo.js';
+import { IssuablePlan, type QuoteMemo } from './memo.js';
 import type { QuoteSeal } from './seal.js';
 import { QuoteTemplate } from './template.js';
 import type { VolumeCache } from './volume-cache.js';
@@ -27,8 +27,9 @@ export class QuoteService {
 
   /** The sealed quote as get-quote answers it (a GatewayQuoteV4), as JSON text. */
   async issue(request: QuoteRequest): Promise<string> {
-    const { route, config, figures, template } = this.memo.plan(request, () => this.plan(request));
-    const quote = template.write(figures(request.amount));
+    const plan = this.memo.plan(request, () => this.plan(request));
+    const { route, config } = plan;
+    const quote = plan.quote(request.amount);
     if (config.perAccountLimit !== undefined || config.globalLimit !== undefined) {
       await checkVolumeLimits(
         this.db,
@@ -46,6 +47,6 @@ export class QuoteService {
 
   private plan(request: QuoteRequest): IssuablePlan {
     const { route, config, shape, figures } = planQuote(request, this.engine);
-    return { route, config, figures, template: new QuoteTemplate(route, shape, (quote) => this.seal.form(route, quote)) };
+    return new IssuablePlan(route, config, figures, new QuoteTemplate(route, shape, (quote) => this.seal.form(route, quote)));
   }
 }
