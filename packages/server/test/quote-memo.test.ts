@@ -133,9 +133,16 @@ describe('IssuablePlan', () => {
       return { amount };
     };
     const plan = new IssuablePlan('onramp', {} as IssuablePlan['config'], figures, new QuoteTemplate('onramp', shape, sealedForm));
-    const quotes = ['100', '100', '200', '200', '100'].map((amount) => plan.quote(amount));
+    const bytes: boolean[] = [];
+    const quotes = ['100', '100', '200', '200', '100'].map((amount) => {
+      const quote = plan.quote(amount);
+      bytes.push(Buffer.isBuffer(quote.form));
+      return { ...quote };
+    });
     expect(quotes.map((quote) => JSON.parse(quote.json).onramp.inputAmount.amount)).toEqual(['100', '100', '200', '200', '100']);
     expect(quotes.map((quote) => quote.form.toString())).toEqual(['s3:100', 's3:100', 's3:200', 's3:200', 's3:100']);
+    // The sealed form is made bytes when the quote is asked for again.
+    expect(bytes).toEqual([false, true, false, true, false]);
     expect(asked).toEqual(['100', '200', '100']);
   });
 });

@@ -18,10 +18,11 @@ import type { QuoteTemplate } from './template.js';
 /** A quote plan as the memo keeps it: what issuing a quote of any amount needs, and the last quote it wrote. */
 export class IssuablePlan {
   /**
-   * The last quote written, its sealed form as bytes (which the seal's hash reads without encoding
-   * them again): a wallet refreshing the quote its user is looking at asks for the same amount again.
+   * The last quote written: a wallet refreshing the quote its user is looking at asks for the same
+   * amount again. Its sealed form is made bytes when it is asked for again (the seal's hash then reads
+   * them without encoding them again).
    */
-  private last: { amount: string; json: string; form: Buffer } | undefined;
+  private last: { amount: string; json: string; form: string | Buffer } | undefined;
 
   constructor(
     readonly route: RouteKind,
@@ -37,10 +38,13 @@ export class IssuablePlan {
   }
 
   /** `{"<route>":<quote>}` as JSON text, and the quote's sealed form, for this amount (decimal digits). */
-  quote(amount: string): { json: string; form: Buffer } {
-    if (this.last?.amount === amount) return this.last;
-    const { json, form } = this.template.write(this.figures(amount));
-    this.last = { amount, json, form: ownBytes(form) };
+  quote(amount: string): { json: string; form: string | Buffer } {
+    const { last } = this;
+    if (last?.amount === amount) {
+      if (typeof last.form === 'string') last.form = ownBytes(last.form);
+      return last;
+    }
+    this.last = { amount, ...this.template.write(this.figures(amount)) };
     return this.last;
   }
 }
