@@ -83,7 +83,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   return { ...gateway, url: `http://${host}:${port}` };
 }
 
-/** What the quote memo keeps (quote/memo.ts): some 3,500 plans of the usual 9 KB (a template and its last quote), and 65,536 parameter sets asked for once. */
+/** What the quote memo keeps (quote/memo.ts): some 2,300 plans of the usual 13 KB (a template, its figures and its last quote: 12.6 KB each measured over 5,000 onramp plans), and 65,536 parameter sets asked for once. */
 const quoteMemoLimits = { planBytes: 32 * 1024 * 1024, askedOnce: 65_536 };
 
 export async function createGateway(config: GatewayConfig, options: Pick<StartServerOptions, 'logger' | 'adapters'> = {}) {

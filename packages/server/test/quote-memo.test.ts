@@ -193,7 +193,7 @@ describe('get-quote issues quotes of parameters asked for again from their plan'
     const params = onrampParams({ amount: '1234567' });
     await askTimes(params, 2);
     const readsBefore = prices.reads;
-    // The third request compiles the plan's template, the fourth and fifth are written from it.
+    // The plan is kept from the second request: the third, fourth and fifth are its last quote, sealed anew.
     const texts = await askTimes(params, 3);
     expect(prices.reads).toBe(readsBefore);
     const [first, second, third] = texts.map((text) => JSON.parse(text).onramp);
@@ -226,17 +226,21 @@ describe('get-quote issues quotes of parameters asked for again from their plan'
   });
 
   it('and create-order takes them for every route, sealed or quoted again from their fields, on V4 and V3', async () => {
+    // Two requests keep the plan; a third of another amount is written from its compiled template.
+    const writtenFromTemplate = async <Route extends string>(route: Route, params: Record<string, string>) => {
+      await askTimes(params, 2);
+      const [text] = await askTimes({ ...params, amount: String(BigInt(params.amount!) + 1n) }, 1);
+      return JSON.parse(text!)[route];
+    };
     for (const [route, params] of [
       ['offramp', offrampParams({ amount: '5000001' })],
       ['tokenSwap', tokenSwapParams({ amount: '250000001' })],
     ] as const) {
-      const [, , issuedAgain] = (await askTimes(params, 3)).map((text) => JSON.parse(text)[route]);
-      const { signedQuoteData: _, ...withoutSeal } = issuedAgain;
+      const { signedQuoteData: _, ...withoutSeal } = await writtenFromTemplate(route, params);
       expect((await api.post('/v4/create-order', { [route]: withoutSeal })).status, route).toBe(201);
     }
-    const [, , offramp] = (await askTimes(offrampParams({ amount: '5000002', refundAddress: evmUser }), 3)).map(
-      (text) => JSON.parse(text).offramp,
-    );
+    const offramp = await writtenFromTemplate('offramp', offrampParams({ amount: '5000003', refundAddress: evmUser }));
+    expect(offramp.ownerAddress).toBe(evmUser);
     expect((await api.post('/v3/create-order', { offramp })).status).toBe(201);
   });
 
