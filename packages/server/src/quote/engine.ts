@@ -173,7 +173,7 @@ interface ConversionFigures {
 function conversionFigures({ route, affiliates, rate }: PlanInputs, fixedFees: bigint) {
   return (given: string): ConversionFigures => {
     const amount = checkAmount(route, given);
-    const gross = convert(amount, route.src.decimals, route.dst.decimals, rate);
+    const gross = grossOutput(route, amount, rate);
     const affiliateFees = affiliates.map((affiliate) => bps(gross, affiliate.bps));
     const solverFee = bps(gross, route.solverFeeBps);
     const protocolFee = bps(gross, route.protocolFeeBps);
@@ -313,12 +313,12 @@ function afterFees(route: Route, gross: bigint, fees: bigint): bigint {
 }
 
 /** The input converted to the destination token, before fees (the base of every bps fee of onramps and offramps): what re-quoting reads back. */
-export function grossOutput(context: QuoteEngineContext, route: Route, amount: bigint): bigint {
-  return convert(amount, route.src.decimals, route.dst.decimals, rate(context, route));
+export function grossOutput(route: Route, amount: bigint, rate: bigint): bigint {
+  return convert(amount, route.src.decimals, route.dst.decimals, rate);
 }
 
 /** Whole destination tokens per whole source token: the route's rate, or the ratio of the prices. */
-function rate(context: QuoteEngineContext, route: Route): bigint {
+export function rate(context: QuoteEngineContext, route: Route): bigint {
   if (route.rate !== undefined) return parseDecimal(route.rate);
   const src = context.prices.usdPrice(route.src)!;
   const dst = context.prices.usdPrice(route.dst)!;

@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import type { RouteKind } from '../config/config.js';
 import { invalidOrderArgs } from '../errors.js';
 import { bps } from './amounts.js';
-import { computeQuote, grossOutput, type QuoteEngineContext, type QuoteRequest } from './engine.js';
+import { computeQuote, grossOutput, rate, type QuoteEngineContext, type QuoteRequest } from './engine.js';
 import { canonicalJson } from './seal.js';
 
 type Amount = { amount: string; address: string; chain: string };
@@ -111,12 +111,12 @@ function offrampAffiliates(quote: ReceivedQuote, context: QuoteEngineContext): s
     quote.outputAmount.address,
   );
   if (!route || !/^\d+$/.test(quote.inputAmount.amount)) return undefined;
-  const gross = grossOutput(context, route, BigInt(quote.inputAmount.amount));
+  const gross = grossOutput(route, BigInt(quote.inputAmount.amount), rate(context, route));
   return affiliates
     .map(({ address, fee }) => {
       const wanted = /^\d+$/.test(fee?.amount ?? '') ? BigInt(fee.amount) : 0n;
-      const rate = gross > 0n ? (wanted * 10_000n + gross - 1n) / gross : 0n;
-      return `${address}:${bps(gross, Number(rate)) === wanted ? rate : 0}`;
+      const affiliateBps = gross > 0n ? (wanted * 10_000n + gross - 1n) / gross : 0n;
+      return `${address}:${bps(gross, Number(affiliateBps)) === wanted ? affiliateBps : 0}`;
     })
     .join(',');
 }
