@@ -1,8 +1,9 @@
 -- wrk script: every request asks get-quote with a value of one parameter no other request asked
 -- for, counting up from the second argument, interleaved between wrk's threads (the third argument:
 -- how many). The first argument names the parameter: `amount` (a new amount: the quote's figures are
--- computed from its kept plan, src/quote/memo.ts) or `recipient` (a new EVM address, all lowercase:
--- a new plan every request, as a stream of new wallets asks).
+-- computed and written into its kept plan's template, src/quote/memo.ts), `recipient` (a new EVM
+-- address, all lowercase, written into the same template once checked) or `affiliates` (a new
+-- affiliate address with 25 bps: a new plan every request).
 local threads = 0
 
 function setup(thread)
@@ -24,5 +25,9 @@ function request()
   if parameter == "amount" then
     return wrk.format(nil, (wrk.path:gsub("amount=%d+", "amount=" .. string.format("%d", value))))
   end
-  return wrk.format(nil, (wrk.path:gsub("recipient=[^&]+", "recipient=" .. string.format("0x%040x", value))))
+  local address = string.format("0x%040x", value)
+  if parameter == "affiliates" then
+    return wrk.format(nil, (wrk.path:gsub("affiliates=[^&]+", function() return "affiliates=" .. address .. "%3A25" end)))
+  end
+  return wrk.format(nil, (wrk.path:gsub("recipient=[^&]+", "recipient=" .. address)))
 end

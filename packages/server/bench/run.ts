@@ -196,6 +196,7 @@ async function fetchQuotes(url: string, count: number): Promise<string[]> {
 const checkingEveryResponse = 'server, embedded, every response checked';
 const everyAmountNew = 'server, embedded, a new amount every request';
 const everyWalletNew = 'server, embedded, a new recipient every request';
+const everyPlanNew = 'server, embedded, a new affiliate every request';
 
 const startServer = (extra: string[], env: NodeJS.ProcessEnv, config: string) =>
   startProcess({
@@ -342,6 +343,7 @@ async function main(): Promise<void> {
         for (const [row, parameter] of [
           [everyAmountNew, 'amount'],
           [everyWalletNew, 'recipient'],
+          [everyPlanNew, 'affiliates'],
         ] as const) {
           rows.push(
             await alone(target, async () => {
@@ -420,7 +422,7 @@ function report(rows: Row[], notes: string[]): void {
     `PostgreSQL: Debian's, on this machine (fsync off), reached over its Unix socket. Latency: wrk adds to its figures the requests a stall held back (its correction for coordinated omission), so one stall of tens of milliseconds shows in p99. ${groupScheduling()}`,
   );
   console.log(
-    `get-quote asks for one quote again and again (a wallet refreshing it): from the third request on, the server answers from the plan it keeps for the parameters but the amount, with the plan's last quote (a new id, expiry and seal each time). "${everyAmountNew}" asks for an amount no request asked for before (bench/new-values.lua), so every quote's figures are computed and written into the plan's template (a user trying amounts); "${everyWalletNew}" asks with a recipient no request asked with before, so every quote is planned, checked and written from nothing (a stream of new wallets). get-order reads ${ordersRead} orders in turn (bench/orders-by-id.lua), so requests arriving together ask for different orders.\n`,
+    `get-quote asks for one quote again and again (a wallet refreshing it): from the third request on, the server answers from the plan it keeps for the parameters but the open ones (amount and addresses), with the plan's last quote (a new id, expiry and seal each time). "${everyAmountNew}" asks for an amount no request asked for before (bench/new-values.lua), so every quote's figures are computed and written into the plan's template (a user trying amounts); "${everyWalletNew}" asks with a recipient no request asked with before, an EVM address written into the same template once checked (other users of one wallet on one route); "${everyPlanNew}" asks with an affiliate address no request asked with before, so every quote is planned, checked and written from nothing (a case no wallet makes: an integrator's affiliate and slippage stay the same), shown against the targets but not judged. get-order reads ${ordersRead} orders in turn (bench/orders-by-id.lua), so requests arriving together ask for different orders.\n`,
   );
   console.log(
     '| target | operation | generator | requests/s | p50 ms | p99 ms | × Prism mock | % of bare node:http | non-2xx/errors | CPU % target / PostgreSQL / wrk / machine | target CPU µs/request |',

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { TokenConfig } from '../src/config/config.js';
-import type { QuoteRequest } from '../src/quote/engine.js';
+import type { OpenParameters, QuoteRequest } from '../src/quote/engine.js';
 import { IssuablePlan, QuoteMemo } from '../src/quote/memo.js';
 import { ConfiguredPrices, type PriceSource } from '../src/quote/prices.js';
 import { Figure, QuoteTemplate } from '../src/quote/template.js';
 import {
   affiliate,
+  btcUser,
   evmUser,
   offrampParams,
   onrampParams,
@@ -35,41 +36,50 @@ const planning = (size = 100) => {
   };
 };
 const planNumber = (plan: IssuablePlan) =>
-  (JSON.parse(plan.quote('1').json) as { onramp: { plan: string } }).onramp.plan.replace(/\.+$/, '');
+  (JSON.parse(plan.quote(request).json) as { onramp: { plan: string } }).onramp.plan.replace(/\.+$/, '');
 
 const roomy = { planBytes: 1_000_000, askedOnce: 1000 };
+const openNames = ['amount', 'recipient', 'sender', 'refundAddress'];
+/** The memo's key: whether a sender and a refund address are given, and every other parameter but the open ones. */
 const keyLength = (params: QuoteRequest) =>
+  2 +
   Object.entries(params)
-    .filter(([name]) => name !== 'amount')
+    .filter(([name]) => !openNames.includes(name))
     .reduce((length, [, value]) => length + (value === undefined ? 1 : `${value.length}:${value}`.length), 0);
 
 describe('QuoteMemo', () => {
-  it('keeps a plan the second time its parameters but the amount come, and answers with it after that, whatever the amount', () => {
+  it('keeps a plan the second time its parameters but the open ones come, and answers with it after that, whatever the open ones', () => {
     const memo = new QuoteMemo(roomy, () => 0);
     const engine = planning();
-    const answers = ['1000001', '1000002', '1000003', '1000004'].map((amount) =>
-      planNumber(memo.plan({ ...request, amount }, engine.make)),
+    const other = (index: number) => `0x${String(index).padStart(40, '0')}`;
+    const answers = ['1000001', '1000002', '1000003', '1000004', '1000005'].map((amount, index) =>
+      planNumber(
+        memo.plan(
+          { ...request, amount, ...(index > 2 ? { recipient: other(index), sender: other(index), refundAddress: other(index) } : {}) },
+          engine.make,
+        ),
+      ),
     );
-    expect(answers).toEqual(['1', '2', '2', '2']);
+    expect(answers).toEqual(['1', '2', '2', '2', '2']);
     expect(engine.count()).toBe(2);
   });
 
-  it('plans again when any other parameter differs, an absent one included', () => {
+  it('plans again when any other parameter differs, an absent one included, and when a sender or refund address is given or not', () => {
     const memo = new QuoteMemo(roomy, () => 0);
     const engine = planning();
-    const variants: QuoteRequest[] = [request];
+    const variants: QuoteRequest[] = [request, { ...request, sender: undefined }, { ...request, refundAddress: undefined }];
     for (const name of Object.keys(request) as Array<keyof QuoteRequest>) {
-      if (name !== 'amount') variants.push({ ...request, [name]: `${request[name]}0` }, { ...request, [name]: undefined });
+      if (!openNames.includes(name)) variants.push({ ...request, [name]: `${request[name]}0` }, { ...request, [name]: undefined });
     }
     // Values that would read alike if the key only joined them.
     variants.push({ ...request, slippage: '1', affiliates: undefined }, { ...request, slippage: undefined, affiliates: '1' });
-    variants.push({ ...request, sender: '-' }, { ...request, sender: '' });
+    variants.push({ ...request, sender: undefined, refundAddress: undefined });
     for (const variant of variants) {
       memo.plan(variant, engine.make);
       memo.plan(variant, engine.make);
     }
     expect(engine.count()).toBe(variants.length * 2);
-    for (const variant of variants) memo.plan({ ...variant, amount: '7777777' }, engine.make);
+    for (const variant of variants) memo.plan({ ...variant, amount: '7777777', recipient: `${request.recipient}0` }, engine.make);
     expect(engine.count()).toBe(variants.length * 2);
   });
 
@@ -88,9 +98,9 @@ describe('QuoteMemo', () => {
     const entryBytes = keyLength(request) + planning(100).make().size;
     const memo = new QuoteMemo({ planBytes: entryBytes * 2, askedOnce: 1000 }, () => 0);
     const engine = planning(100);
-    const ask = (recipient: string) => memo.plan({ ...request, recipient }, engine.make);
-    const [first, second, third] = ['0x01', '0x02', '0x03'].map((prefix) => prefix + request.recipient.slice(4));
-    for (const recipient of [first!, second!]) for (const _ of [1, 2]) ask(recipient);
+    const ask = (slippage: string) => memo.plan({ ...request, slippage }, engine.make);
+    const [first, second, third] = ['301', '302', '303'];
+    for (const slippage of [first!, second!]) for (const _ of [1, 2]) ask(slippage);
     ask(first!);
     expect(engine.count()).toBe(4);
     // A third plan kept pushes out the second, asked for less recently than the first.
@@ -119,23 +129,22 @@ describe('QuoteMemo', () => {
 });
 
 describe('IssuablePlan', () => {
-  it('answers the amount of its last quote again with that quote, and figures any other amount', () => {
+  it('answers the open parameters of its last quote again with that quote, and figures any others', () => {
     const asked: string[] = [];
-    type Figures = { amount: string };
-    const shape = { inputAmount: { amount: new Figure((figures: Figures) => figures.amount) } };
+    const shape = { inputAmount: { amount: new Figure((figures: OpenParameters) => figures.amount) } };
     // A sealed form of the one member, as the seal writes a string.
     const sealedForm = (quote: object) => {
       const { amount } = (quote as typeof shape & { inputAmount: { amount: string } }).inputAmount;
       return `s${amount.length}:${amount}`;
     };
-    const figures = (amount: string): Figures => {
-      asked.push(amount);
-      return { amount };
+    const figures = (open: OpenParameters): OpenParameters => {
+      asked.push(open.amount);
+      return open;
     };
     const plan = new IssuablePlan('onramp', {} as IssuablePlan['config'], figures, new QuoteTemplate('onramp', shape, sealedForm));
     const bytes: boolean[] = [];
     const quotes = ['100', '100', '200', '200', '100'].map((amount) => {
-      const quote = plan.quote(amount);
+      const quote = plan.quote({ amount, recipient: request.recipient });
       bytes.push(Buffer.isBuffer(quote.form));
       return { ...quote };
     });
@@ -144,6 +153,10 @@ describe('IssuablePlan', () => {
     // The sealed form is made bytes when the quote is asked for again.
     expect(bytes).toEqual([false, true, false, true, false]);
     expect(asked).toEqual(['100', '200', '100']);
+    // The same amount for another party is another quote.
+    plan.quote({ amount: '100', recipient: `${request.recipient}0` });
+    plan.quote({ amount: '100', recipient: `${request.recipient}0`, sender: request.sender });
+    expect(asked).toEqual(['100', '200', '100', '100', '100']);
   });
 });
 
@@ -205,23 +218,29 @@ describe('get-quote issues quotes of parameters asked for again from their plan'
     for (const quote of [third, first]) expect((await api.post('/v4/create-order', { onramp: quote })).status).toBe(201);
   });
 
-  it('for any amount: the quote of another amount is the one a server that never saw the parameters issues', async () => {
-    const params = onrampParams({ amount: '1234567', affiliates: `${affiliate}:25` });
+  it('for any open parameters: the quote of another amount or other parties is the one a server that never saw the parameters issues', async () => {
+    const params = onrampParams({ amount: '1234567', affiliates: `${affiliate}:25`, sender: senderAddress });
     await askTimes(params, 3);
     const readsBefore = prices.reads;
-    const amounts = ['98765432', '1234568'];
+    const variants = [
+      { amount: '2345678' },
+      { amount: '1234568', recipient: affiliate, refundAddress: btcUser },
+      { recipient: affiliate.toLowerCase() },
+    ];
     const planned = [];
-    for (const amount of amounts) planned.push(JSON.parse((await askTimes({ ...params, amount }, 1))[0]!).onramp);
+    for (const variant of variants) planned.push(JSON.parse((await askTimes({ ...params, ...variant }, 1))[0]!).onramp);
     expect(prices.reads).toBe(readsBefore);
-    for (const [index, amount] of amounts.entries()) {
+    expect(planned[1]).toMatchObject({ recipient: affiliate, sender: senderAddress, refundAddress: btcUser });
+    for (const [index, variant] of variants.entries()) {
       const fresh = await testServer({ adapters: { prices } });
       try {
-        const answer = await fetch(`${fresh.url}/v4/get-quote?${new URLSearchParams({ ...params, amount })}`);
-        expect(unsealed(planned[index]), amount).toEqual(unsealed((await answer.json()).onramp));
+        const answer = await fetch(`${fresh.url}/v4/get-quote?${new URLSearchParams({ ...params, ...variant })}`);
+        expect(unsealed(planned[index]), JSON.stringify(variant)).toEqual(unsealed((await answer.json()).onramp));
       } finally {
         await fresh.close();
       }
-      expect((await api.post('/v4/create-order', { onramp: planned[index] })).status).toBe(201);
+      const created = await api.post('/v4/create-order', { onramp: planned[index] });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
     }
   });
 

@@ -5,12 +5,12 @@ import { Catalogue, type Route } from '../src/config/catalogue.js';
 import type { ChainKind } from '../src/config/config.js';
 import { DomainError } from '../src/errors.js';
 import { loadConfig } from '../src/index.js';
-import { planQuote, type QuoteEngineContext, type QuoteRequest } from '../src/quote/engine.js';
+import { type OpenParameters, planQuote, type QuoteEngineContext, type QuoteRequest } from '../src/quote/engine.js';
 import { ConfiguredPrices } from '../src/quote/prices.js';
 import { QuoteSeal } from '../src/quote/seal.js';
 import { sealedFields } from '../src/quote/sealed-fields.js';
 import { Figure, fill, QuoteTemplate } from '../src/quote/template.js';
-import { affiliate, btcUser, evmUser, solanaUser, tronUser } from './helpers.js';
+import { affiliate, btcUser, deniedAddress, evmUser, solanaUser, tronUser, usdcSolana, usdtTron } from './helpers.js';
 
 const config = loadConfig({ env: {} });
 const catalogue = new Catalogue(config);
@@ -25,6 +25,20 @@ const seal = new QuoteSeal('template tests', sealedFields(loadBundle('gateway'))
 
 const userOn: Record<ChainKind, string> = { bitcoin: btcUser, evm: evmUser, tron: tronUser, solana: solanaUser };
 const userOnChain = (chain: string) => userOn[catalogue.kindOf(chain)!];
+/** Other valid addresses of each kind of chain (the tokens' own, mostly). */
+const otherOn: Record<ChainKind, string> = { bitcoin: deniedAddress, evm: affiliate, tron: usdtTron, solana: usdcSolana };
+
+/** The open parameters of a request with this amount; every other amount with other parties. */
+function openParameters(route: Route, request: QuoteRequest, amount: string, index: number): OpenParameters {
+  if (index % 2 === 0) return { ...request, amount };
+  const other = (given: string | undefined, chain: string) => given && otherOn[catalogue.kindOf(chain)!];
+  return {
+    amount,
+    recipient: other(request.recipient, route.dstChain)!,
+    sender: other(request.sender, route.srcChain),
+    refundAddress: other(request.refundAddress, route.srcChain),
+  };
+}
 
 /** Requests for a route: its bare parameters, and with every optional one its kind of route takes. */
 function requestsFor(route: Route): QuoteRequest[] {
@@ -60,16 +74,16 @@ function amountsFor(route: Route): string[] {
 }
 
 describe('QuoteTemplate', () => {
-  it('writes, for every route of the sandbox and many amounts, what JSON.stringify and the seal write for the filled shape', () => {
+  it('writes, for every route of the sandbox and many amounts and parties, what JSON.stringify and the seal write for the filled shape', () => {
     let checked = 0;
     for (const route of catalogue.enabledRoutes()) {
       for (const request of requestsFor(route)) {
         const plan = planQuote(request, context);
         const template = new QuoteTemplate(plan.route, plan.shape, (quote) => seal.form(plan.route, quote));
-        for (const amount of amountsFor(route)) {
+        for (const [index, amount] of amountsFor(route).entries()) {
           let figures: unknown;
           try {
-            figures = plan.figures(amount);
+            figures = plan.figures(openParameters(route, request, amount, index));
           } catch (error) {
             // An amount that leaves too little after fees is refused, not written.
             expect(error, `${route.srcChain} > ${route.dstChain} ${amount}`).toBeInstanceOf(DomainError);
@@ -93,8 +107,9 @@ describe('QuoteTemplate', () => {
     const write = (route: Route) => {
       const plan = planQuote(requestsFor(route)[0]!, context);
       const template = new QuoteTemplate(plan.route, plan.shape, (quote) => seal.form(plan.route, quote));
-      template.write(plan.figures(route.minAmount));
-      return JSON.parse(template.write(plan.figures(route.minAmount)).json)[plan.route];
+      const request = requestsFor(route)[0]!;
+      template.write(plan.figures(request));
+      return JSON.parse(template.write(plan.figures(request)).json)[plan.route];
     };
     expect(write(priced)).toMatchObject({ inputAmount: { usd: expect.any(String) }, priceImpact: expect.any(String) });
     const quote = write(unpriced);
@@ -105,10 +120,11 @@ describe('QuoteTemplate', () => {
 
   it('sizes a template from its shape about as it keeps it once compiled', () => {
     for (const route of catalogue.enabledRoutes()) {
-      const plan = planQuote(requestsFor(route)[1]!, context);
+      const request = requestsFor(route)[1]!;
+      const plan = planQuote(request, context);
       const template = new QuoteTemplate(plan.route, plan.shape, (quote) => seal.form(plan.route, quote));
       const estimated = template.size;
-      for (const _ of [1, 2]) template.write(plan.figures(amountsFor(route).at(-1)!));
+      for (const _ of [1, 2]) template.write(plan.figures({ ...request, amount: amountsFor(route).at(-1)! }));
       expect(estimated / template.size, `${route.srcChain} > ${route.dstChain}`).toBeGreaterThan(0.8);
       expect(estimated / template.size, `${route.srcChain} > ${route.dstChain}`).toBeLessThan(1.25);
     }

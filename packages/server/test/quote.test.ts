@@ -167,6 +167,31 @@ describe('every parameter is checked for its chain', () => {
     await expectError(onrampParams({ affiliates: `${btc.slice(0, 10)}:25` }), 'INVALID_REQUEST');
   });
 
+  it('answers a request with several faults with the first in one order (addresses, amount, slippage, affiliates), whether or not its plan is kept', async () => {
+    // A slippage of its own: no other test has kept this plan.
+    const valid = onrampParams({ slippage: '301' });
+    const badRecipient = { recipient: '0x71C7656EC7ab88b098defB751B7401B5f6d8976f' };
+    const recipientError = { message: expect.stringContaining('recipient') };
+    // Faults of the open parameters only: a plan of the others may be kept.
+    const openFaults = [
+      [badRecipient, 'INVALID_REQUEST'],
+      [{ refundAddress: evmUser }, 'INVALID_REQUEST'],
+      [{ amount: '1' }, 'INSUFFICIENT_AMOUNT'],
+      [{ ...badRecipient, amount: '1' }, 'INVALID_REQUEST'],
+    ] as const;
+    const unplanned = [];
+    for (const [fault, code] of openFaults) unplanned.push(await expectError({ ...valid, ...fault }, code));
+    for (const _ of [1, 2]) expect((await api.quote(valid)).status).toBe(200);
+    for (const [index, [fault, code]] of openFaults.entries()) {
+      expect(await expectError({ ...valid, ...fault }, code)).toEqual(unplanned[index]);
+    }
+    expect(unplanned[3]!.details).toEqual(recipientError);
+    // With a fault of the planned parameters too, nothing is kept, and the open parameters' fault comes first.
+    await expectError({ ...valid, ...badRecipient, slippage: '100000' }, 'INVALID_REQUEST', recipientError);
+    await expectError({ ...valid, amount: '1', affiliates: `${affiliate}:10001` }, 'INSUFFICIENT_AMOUNT');
+    await expectError({ ...valid, slippage: '100000' }, 'SLIPPAGE_TOO_HIGH');
+  });
+
   it('distinguishes unknown chains, disabled chains, unknown tokens and missing routes', async () => {
     await expectError(onrampParams({ dstChain: 'bobb' }), 'INVALID_DESTINATION_CHAIN_ID', {
       expected: expect.stringContaining('bob'),

@@ -2,8 +2,9 @@
  * The quote engine: from get-quote's parameters to the inner quote of one route, with its fees,
  * output after fees, resolved slippage and USD values. It checks every parameter for its chain and
  * every configured limit, and throws the documented error for the first one that fails. A quote is
- * planned from every parameter but the amount, and the plan gives the figures of any amount
- * (`planQuote`); writing and sealing it is the caller's business (see quote/service.ts).
+ * planned from every parameter but its open ones (the amount and the parties' addresses), and the
+ * plan gives the figures of any of them (`planQuote`); writing and sealing it is the caller's
+ * business (see quote/service.ts).
  */
 import type {
   GatewayOfframpQuoteV4,
@@ -42,6 +43,14 @@ export type UnsealedQuote = { config: Route } & (
 );
 
 /**
+ * The parameters a plan leaves open: the amount, and the addresses of the quote's parties, which the
+ * quote repeats and nothing else in it depends on. One plan serves every request that differs from
+ * another only in them (whether a sender or a refund address is given at all is part of the plan:
+ * the quote's shape differs). Each is checked for every quote.
+ */
+export type OpenParameters = Pick<QuoteRequest, 'amount' | 'recipient' | 'sender' | 'refundAddress'>;
+
+/**
  * Everything a quote depends on besides its parameters. Each member stays the same while the
  * process runs, or says when it changes (`prices.revision()`): quote plans, which read it once, are
  * kept in a memo (quote/memo.ts), so a member that changes otherwise (a live fee rate, say) must be
@@ -63,28 +72,34 @@ interface Affiliate {
 }
 
 /**
- * A quote of every amount for the other parameters: its route, its shape (the quote's members, each
- * one that depends on the amount a Figure, see quote/template.ts), and the figures of one amount.
- * Everything it reads from the context (prices, rates, the fee rate) is read when it is made.
+ * A quote of any open parameters for the others: its route, its shape (the quote's members, each one
+ * that depends on an open parameter a Figure, see quote/template.ts), and the figures of one set of
+ * open parameters. Everything it reads from the context (prices, rates, the fee rate) is read when
+ * it is made.
  */
 export interface QuotePlan {
   route: RouteKind;
   config: Route;
   shape: object;
-  /** The figures of a quote of this amount (decimal digits); throws the documented error when the amount does not fit the route. */
-  figures(amount: string): unknown;
+  /**
+   * The figures of a quote of these open parameters; checks them first (the addresses, then the
+   * amount's bounds) and throws the documented error for the first that fails.
+   */
+  figures(open: OpenParameters): unknown;
 }
 
-/** The quote of a request: its plan, filled with the figures of its amount. */
+/** The quote of a request: its plan, filled with the figures of its open parameters. */
 export function computeQuote(request: QuoteRequest, context: QuoteEngineContext): UnsealedQuote {
   const { route, config, shape, figures } = planQuote(request, context);
-  return { route, config, quote: fill(shape, figures(request.amount)) } as UnsealedQuote;
+  return { route, config, quote: fill(shape, figures(request)) } as UnsealedQuote;
 }
 
 /**
- * The plan for every parameter of the request but its amount. It checks the parameters in the order
- * get-quote always has, the amount's bounds included (after the addresses, before the slippage), so
- * that a request with several faults is answered with the same one whether or not a plan was kept.
+ * The plan for every parameter of the request but its open ones. get-quote checks the parameters in
+ * one order: chains, tokens and route, then the open ones (addresses, the amount's bounds), then
+ * slippage and affiliates. The plan checks all but the open ones, which its figures check for every
+ * quote; when a check after them fails, the open parameters are checked first, so that a request with
+ * several faults is answered with the same one whether or not a plan was kept.
  */
 export function planQuote(request: QuoteRequest, context: QuoteEngineContext): QuotePlan {
   const { catalogue, config } = context;
@@ -110,14 +125,22 @@ export function planQuote(request: QuoteRequest, context: QuoteEngineContext): Q
   const routeDetails = { src_chain: srcChain.id, src_token: request.srcToken, dst_chain: dstChain.id, dst_token: request.dstToken };
   if (!route) throw new DomainError('NO_ROUTE', `no route from ${srcChain.id} to ${dstChain.id} for these tokens`, routeDetails);
 
-  checkAddress(context, dstChain, request.recipient, 'recipient');
-  if (request.sender !== undefined) checkAddress(context, srcChain, request.sender, 'sender');
-  if (request.refundAddress !== undefined) checkAddress(context, srcChain, request.refundAddress, 'refundAddress');
-  checkAmount(route, request.amount);
-
-  const slippage = resolveSlippage(request.slippage, route, config);
-  const affiliates = parseAffiliates(request.affiliates, route, context, route.kind === 'onramp' ? dstChain : srcChain, routeDetails);
-  const inputs = { context, route, slippage, affiliates, request, rate: rate(context, route) };
+  const checkOpen = (open: OpenParameters): bigint => {
+    checkAddress(context, dstChain, open.recipient, 'recipient');
+    if (open.sender !== undefined) checkAddress(context, srcChain, open.sender, 'sender');
+    if (open.refundAddress !== undefined) checkAddress(context, srcChain, open.refundAddress, 'refundAddress');
+    return checkAmount(route, open.amount);
+  };
+  let slippage: number;
+  let affiliates: Affiliate[];
+  try {
+    slippage = resolveSlippage(request.slippage, route, config);
+    affiliates = parseAffiliates(request.affiliates, route, context, route.kind === 'onramp' ? dstChain : srcChain, routeDetails);
+  } catch (error) {
+    checkOpen(request);
+    throw error;
+  }
+  const inputs = { context, route, slippage, affiliates, request, checkOpen, rate: rate(context, route) };
   switch (route.kind) {
     case 'onramp':
       return onrampPlan(inputs);
@@ -150,7 +173,10 @@ interface PlanInputs {
   route: Route;
   slippage: number;
   affiliates: Affiliate[];
+  /** The request the plan is made for: only whether it has a sender and a refund address counts. */
   request: QuoteRequest;
+  /** Checks the open parameters, and gives the amount. */
+  checkOpen(open: OpenParameters): bigint;
   /** The route's rate (see `rate`), read once for the plan. */
   rate: bigint;
 }
@@ -158,8 +184,13 @@ interface PlanInputs {
 /** A token amount, fixed or a figure, given as a value or as what picks it from the figures. */
 type AmountOf<Figures> = bigint | ((figures: Figures) => bigint);
 
+/** Figures carry the open parameters they are of: the quote repeats the parties' addresses. */
+interface OpenFigures {
+  open: OpenParameters;
+}
+
 /** The figures of onramps and offramps: their fees are bps of the converted input, in the destination token. */
-interface ConversionFigures {
+interface ConversionFigures extends OpenFigures {
   amount: bigint;
   output: bigint;
   fees: bigint;
@@ -170,16 +201,16 @@ interface ConversionFigures {
 }
 
 /** The figures of a conversion of the plan's route, with fees of fixed amounts besides its bps fees. */
-function conversionFigures({ route, affiliates, rate }: PlanInputs, fixedFees: bigint) {
-  return (given: string): ConversionFigures => {
-    const amount = checkAmount(route, given);
+function conversionFigures({ route, affiliates, checkOpen, rate }: PlanInputs, fixedFees: bigint) {
+  return (open: OpenParameters): ConversionFigures => {
+    const amount = checkOpen(open);
     const gross = grossOutput(route, amount, rate);
     const affiliateFees = affiliates.map((affiliate) => bps(gross, affiliate.bps));
     const solverFee = bps(gross, route.solverFeeBps);
     const protocolFee = bps(gross, route.protocolFeeBps);
     const affiliateFee = affiliateFees.reduce((sum, fee) => sum + fee, 0n);
     const fees = solverFee + protocolFee + affiliateFee + fixedFees;
-    return { amount, output: afterFees(route, gross, fees), fees, solverFee, protocolFee, affiliateFees, affiliateFee };
+    return { open, amount, output: afterFees(route, gross, fees), fees, solverFee, protocolFee, affiliateFees, affiliateFee };
   };
 }
 
@@ -188,6 +219,7 @@ type OnrampQuote = Omit<GatewayOnrampQuoteV2, 'signedQuoteData'> & { refundAddre
 /** Onramp fees are taken from the converted output, in the destination token. */
 function onrampPlan(inputs: PlanInputs): QuotePlan {
   const { context, route, slippage, affiliates, request } = inputs;
+  const parties = partiesOf<ConversionFigures>(request);
   const executionFee = BigInt(route.executionFee ?? '0');
   const messagingFee = BigInt(route.messagingFee ?? '0');
   const amountOf = (value: AmountOf<ConversionFigures>) => tokenAmount(context, route.dst, value);
@@ -203,7 +235,7 @@ function onrampPlan(inputs: PlanInputs): QuotePlan {
       executionFee: amountOf(executionFee),
       messagingFee: amountOf(messagingFee),
     },
-    recipient: request.recipient,
+    recipient: parties.recipient,
     token: route.dst.address,
     slippage: String(slippage),
     dstChain: route.dstChain,
@@ -213,10 +245,10 @@ function onrampPlan(inputs: PlanInputs): QuotePlan {
     gasRefill: null,
     // The onramp's price impact leaves the execution fee out, as the description says.
     ...priceImpact(context, route, (figures: ConversionFigures) => [figures.amount, figures.output + executionFee]),
-    sender: request.sender ?? null,
+    sender: parties.sender,
     strategyAddress: null,
     strategyMessage: null,
-    refundAddress: request.refundAddress ?? null,
+    refundAddress: parties.refundAddress,
   };
   return { route: 'onramp', config: route, shape, figures: conversionFigures(inputs, executionFee + messagingFee) };
 }
@@ -226,6 +258,7 @@ type OfframpQuote = Omit<GatewayOfframpQuoteV4, 'signedQuoteData'>;
 /** Offramp fees are taken in sats from the Bitcoin payout. */
 function offrampPlan(inputs: PlanInputs): QuotePlan {
   const { context, route, slippage, affiliates, request } = inputs;
+  const parties = partiesOf<ConversionFigures>(request);
   const inclusionFee = BigInt(Math.ceil(context.bitcoinFeeRate * context.config.bitcoin.payoutVbytes));
   const amountOf = (value: AmountOf<ConversionFigures>) => tokenAmount(context, route.dst, value);
   const btcPrice = context.prices.usdPrice(route.dst)!;
@@ -242,21 +275,21 @@ function offrampPlan(inputs: PlanInputs): QuotePlan {
       affiliateFee: amountOf((figures) => figures.affiliateFee),
       fastestFeeRate: String(context.bitcoinFeeRate),
     },
-    recipient: request.recipient,
+    recipient: parties.recipient,
     slippage,
     txTo: route.txTo,
     ...resolvedAffiliates(context, route.dst, affiliates, (figures: ConversionFigures, index) => figures.affiliateFees[index]!),
     estimatedTimeInSecs: route.estimatedTimeInSecs,
     ...priceImpact(context, route, (figures: ConversionFigures) => [figures.amount, figures.output]),
-    sender: request.sender ?? null,
-    refundAddress: request.refundAddress ?? null,
+    sender: parties.sender,
+    refundAddress: parties.refundAddress,
     // The owner of the on-chain order is its refund claimant; V3 create-order requires it.
-    ...(request.refundAddress ? { ownerAddress: request.refundAddress } : {}),
+    ...(parties.refundAddress ? { ownerAddress: parties.refundAddress } : {}),
   };
   return { route: 'offramp', config: route, shape, figures: conversionFigures(inputs, inclusionFee) };
 }
 
-interface TokenSwapFigures {
+interface TokenSwapFigures extends OpenFigures {
   amount: bigint;
   output: bigint;
   fees: bigint;
@@ -265,10 +298,11 @@ interface TokenSwapFigures {
 type TokenSwapQuote = GatewayTokenSwapQuoteV3 & { refundAddress: string | null };
 
 /** Token-swap fees are taken from the input, in the source token, before the swap. */
-function tokenSwapPlan({ context, route, slippage, affiliates, request, rate }: PlanInputs): QuotePlan {
+function tokenSwapPlan({ context, route, slippage, affiliates, request, checkOpen, rate }: PlanInputs): QuotePlan {
   const affiliate = affiliates[0];
-  const figures = (given: string): TokenSwapFigures => {
-    const amount = checkAmount(route, given);
+  const parties = partiesOf<TokenSwapFigures>(request);
+  const figures = (open: OpenParameters): TokenSwapFigures => {
+    const amount = checkOpen(open);
     const fees = bps(amount, route.solverFeeBps) + bps(amount, route.protocolFeeBps) + (affiliate ? bps(amount, affiliate.bps) : 0n);
     const output = fees < amount ? convert(amount - fees, route.src.decimals, route.dst.decimals, rate) : 0n;
     if (output <= 0n)
@@ -279,7 +313,7 @@ function tokenSwapPlan({ context, route, slippage, affiliates, request, rate }: 
     if (route.minOutputAmount !== undefined && output < BigInt(route.minOutputAmount)) {
       throw quoteAmountTooLow(route.minOutputAmount, output.toString());
     }
-    return { amount, output, fees };
+    return { open, amount, output, fees };
   };
   const shape: Shape<TokenSwapQuote, TokenSwapFigures> = {
     srcChain: route.srcChain,
@@ -288,15 +322,29 @@ function tokenSwapPlan({ context, route, slippage, affiliates, request, rate }: 
     outputAmount: tokenAmount(context, route.dst, (figures: TokenSwapFigures) => figures.output),
     fees: tokenAmount(context, route.src, (figures: TokenSwapFigures) => figures.fees),
     estimatedTimeInSecs: route.estimatedTimeInSecs,
-    recipient: request.recipient,
+    recipient: parties.recipient,
     slippage,
     txTo: route.txTo,
     ...(affiliate ? { affiliate: { address: affiliate.address, bps: affiliate.bps } } : {}),
     ...priceImpact(context, route, (figures: TokenSwapFigures) => [figures.amount, figures.output]),
-    sender: request.sender ?? null,
-    refundAddress: request.refundAddress ?? null,
+    sender: parties.sender,
+    refundAddress: parties.refundAddress,
   };
   return { route: 'tokenSwap', config: route, shape, figures };
+}
+
+/**
+ * The parties' addresses as the quote repeats them: figures of the open parameters, or null where the
+ * plan's request has none (then no request sharing the plan has one). An address that passed its
+ * chain's check is letters and digits: nothing in it needs escaping in the quote's texts.
+ */
+function partiesOf<Figures extends OpenFigures>(request: QuoteRequest) {
+  const address = (name: 'recipient' | 'sender' | 'refundAddress') => new Figure((figures: Figures) => figures.open[name]!);
+  return {
+    recipient: address('recipient'),
+    sender: request.sender === undefined ? null : address('sender'),
+    refundAddress: request.refundAddress === undefined ? null : address('refundAddress'),
+  };
 }
 
 function afterFees(route: Route, gross: bigint, fees: bigint): bigint {

@@ -1,34 +1,35 @@
 /**
- * Quote plans already made, by every parameter of get-quote but the amount. The quote engine is a
- * function of the parameters and of what stays fixed while the process runs (configuration,
- * catalogue, the fee rate read at start: see QuoteEngineContext) or says when it changes (the price
- * source's revision), so the parameters of a quote asked for again (a wallet refreshing the quote
- * its user is looking at, a user trying amounts, an aggregator polling) have the same plan: its
- * checks passed, its route found, its template written (quote/template.ts), and a quote of any
- * amount is its figures put in the template's holes. A plan is kept when its parameters come a
- * second time (most are asked for once); a refusal is never kept. What is kept is bounded in bytes,
- * the parameters asked for once in number, the least recently used leaving first.
+ * Quote plans already made, by every parameter of get-quote but the open ones (the amount and the
+ * parties' addresses, see OpenParameters in quote/engine.ts). The quote engine is a function of the
+ * parameters and of what stays fixed while the process runs (configuration, catalogue, the fee rate
+ * read at start: see QuoteEngineContext) or says when it changes (the price source's revision), so
+ * the parameters of a quote asked for again (a wallet refreshing the quote its user is looking at,
+ * a user trying amounts, another user of the same wallet on the same route, an aggregator polling)
+ * have the same plan: its checks passed, its route found, its template written (quote/template.ts),
+ * and a quote is its figures put in the template's holes. A plan is kept when its parameters come a
+ * second time; a refusal is never kept. What is kept is bounded in bytes, the parameters asked for
+ * once in number, the least recently used leaving first.
  */
 import { LRUCache } from 'lru-cache';
 import type { RouteKind } from '../config/config.js';
 import type { Route } from '../config/catalogue.js';
-import type { QuoteRequest } from './engine.js';
+import type { OpenParameters, QuoteRequest } from './engine.js';
 import type { QuoteTemplate } from './template.js';
 
 /** A quote plan as the memo keeps it: what issuing a quote of any amount needs, and the last quote it wrote. */
 export class IssuablePlan {
   /**
    * The last quote written: a wallet refreshing the quote its user is looking at asks for the same
-   * amount again. Its sealed form is made bytes when it is asked for again (the seal's hash then reads
+   * one again. Its sealed form is made bytes when it is asked for again (the seal's hash then reads
    * them without encoding them again).
    */
-  private last: { amount: string; json: string; form: string | Buffer } | undefined;
+  private last: { open: OpenParameters; json: string; form: string | Buffer } | undefined;
 
   constructor(
     readonly route: RouteKind,
     readonly config: Route,
-    /** The figures of a quote of this amount (QuotePlan.figures). */
-    private readonly figures: (amount: string) => unknown,
+    /** The figures of a quote of these open parameters, which it checks (QuotePlan.figures). */
+    private readonly figures: (open: OpenParameters) => unknown,
     private readonly template: QuoteTemplate<unknown>,
   ) {}
 
@@ -37,30 +38,35 @@ export class IssuablePlan {
     return 2 * this.template.size;
   }
 
-  /** `{"<route>":<quote>}` as JSON text, and the quote's sealed form, for this amount (decimal digits). */
-  quote(amount: string): { json: string; form: string | Buffer } {
+  /** `{"<route>":<quote>}` as JSON text, and the quote's sealed form, for these open parameters. */
+  quote(open: OpenParameters): { json: string; form: string | Buffer } {
     const { last } = this;
-    if (last?.amount === amount) {
+    if (last && sameOpenParameters(last.open, open)) {
       if (typeof last.form === 'string') last.form = ownBytes(last.form);
       return last;
     }
-    this.last = { amount, ...this.template.write(this.figures(amount)) };
+    // Only what the quote was written for is kept, not the request it came with.
+    const { amount, recipient, sender, refundAddress } = open;
+    const written = this.template.write(this.figures(open));
+    this.last = { open: { amount, recipient, sender, refundAddress }, ...written };
     return this.last;
   }
 }
 
-/** Every parameter of a quote request but its amount, in one order: the compiler refuses this list without one of them. */
-const parameterNames = Object.keys({
+const sameOpenParameters = (a: OpenParameters, b: OpenParameters) =>
+  a.amount === b.amount && a.recipient === b.recipient && a.sender === b.sender && a.refundAddress === b.refundAddress;
+
+type PlannedParameter = Exclude<keyof QuoteRequest, keyof OpenParameters>;
+
+/** Every parameter of a quote request but the open ones, in one order: the compiler refuses this list without one of them. */
+const plannedParameters = Object.keys({
   srcChain: true,
   dstChain: true,
   srcToken: true,
   dstToken: true,
-  recipient: true,
-  sender: true,
-  refundAddress: true,
   slippage: true,
   affiliates: true,
-} satisfies Record<Exclude<keyof QuoteRequest, 'amount'>, true>) as Array<Exclude<keyof QuoteRequest, 'amount'>>;
+} satisfies Record<PlannedParameter, true>) as PlannedParameter[];
 
 export interface QuoteMemoLimits {
   /** Bytes of kept plans (their templates' texts and figures, their last quotes, and their keys). */
@@ -89,7 +95,7 @@ export class QuoteMemo {
     this.askedOnce = new LRUCache({ max: limits.askedOnce });
   }
 
-  /** The plan for these parameters (the amount aside): the one kept, or `make`'s. */
+  /** The plan for these parameters (the open ones aside): the one kept, or `make`'s. */
   plan(request: QuoteRequest, make: () => IssuablePlan): IssuablePlan {
     this.checkRevision();
     const key = memoKey(request);
@@ -114,13 +120,14 @@ export class QuoteMemo {
 }
 
 /**
- * The parameters but the amount as one string, each value prefixed by its length and an absent one
- * by `-`, so that two requests have one key only when every such parameter is the same: a plan from
- * the memo is not checked again (but for the amount's bounds, which its figures check).
+ * The planned parameters as one string, each value prefixed by its length and an absent one by `-`,
+ * and whether the request has a sender and a refund address, so that two requests have one key only
+ * when they have one plan: a plan from the memo is not checked again (but for the open parameters,
+ * which its figures check).
  */
 function memoKey(request: QuoteRequest): string {
-  let key = '';
-  for (const name of parameterNames) {
+  let key = `${request.sender === undefined ? '-' : 's'}${request.refundAddress === undefined ? '-' : 'r'}`;
+  for (const name of plannedParameters) {
     const value = request[name];
     key += value === undefined ? '-' : `${value.length}:${value}`;
   }

@@ -29,7 +29,7 @@ export class QuoteService {
   async issue(request: QuoteRequest): Promise<string> {
     const plan = this.memo.plan(request, () => this.plan(request));
     const { route, config } = plan;
-    const quote = plan.quote(request.amount);
+    const quote = plan.quote(request);
     if (config.perAccountLimit !== undefined || config.globalLimit !== undefined) {
       await checkVolumeLimits(
         this.db,
