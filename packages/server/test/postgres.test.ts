@@ -73,11 +73,13 @@ describe.skipIf('missing' in binaries)('store on PostgreSQL', () => {
 
   describe('get-order reads: a view kept current by notifications', () => {
     /**
-     * A database whose listening connection records the ids each of its queries asks for and the
-     * notifications it receives, can be made to fail, and can hold a query's answer back.
+     * A database whose listening connection records the ids each of its queries asks for (none for
+     * a barrier, whose kind it records too) and the notifications it receives, can be made to fail,
+     * and can hold a query's answer back.
      */
     const watched = (db: Database) => {
       const asked: string[][] = [];
+      const kinds: Array<'query' | 'barrier'> = [];
       /** How many queries PostgreSQL has answered (an answer held back included). */
       let answered = 0;
       const notified: string[] = [];
@@ -93,16 +95,19 @@ describe.skipIf('missing' in binaries)('store on PostgreSQL', () => {
               events.notified(payload);
             },
           });
+          const roundTrip = async <T>(kind: 'query' | 'barrier', ids: string[], send: () => Promise<T>) => {
+            asked.push(ids);
+            kinds.push(kind);
+            if (failing) throw new Error('connection terminated');
+            const answer = await send();
+            answered++;
+            await held;
+            return answer;
+          };
           return {
             close: () => connection.close(),
-            query: async (sql, params) => {
-              asked.push((params?.[0] as string[]) ?? []);
-              if (failing) throw new Error('connection terminated');
-              const rows = await connection.query(sql, params);
-              answered++;
-              await held;
-              return rows as never;
-            },
+            query: (sql, params) => roundTrip('query', (params?.[0] as string[]) ?? [], () => connection.query(sql, params)) as never,
+            barrier: () => roundTrip('barrier', [], () => connection.barrier()),
           };
         },
       };
@@ -115,7 +120,7 @@ describe.skipIf('missing' in binaries)('store on PostgreSQL', () => {
           release();
         };
       };
-      return { database, asked, notified, hold, answered: () => answered, fail: (value: boolean) => (failing = value) };
+      return { database, asked, kinds, notified, hold, answered: () => answered, fail: (value: boolean) => (failing = value) };
     };
 
     let server: RunningServer;
@@ -137,7 +142,7 @@ describe.skipIf('missing' in binaries)('store on PostgreSQL', () => {
     });
 
     it('reads the orders asked for together with one query, and orders read before with none', async () => {
-      const { database, asked } = watched(db);
+      const { database, asked, kinds } = watched(db);
       const reads = await orderReads(database);
       try {
         const unknown = '00000000-0000-4000-8000-000000000000';
@@ -146,9 +151,10 @@ describe.skipIf('missing' in binaries)('store on PostgreSQL', () => {
         expect(found.map((row) => row?.id)).toEqual([...ids, ids[0], undefined, ids[1]]);
         expect(found.map((row) => row?.src_amount)).toEqual(['1000000', '1000001', '1000002', '1000000', undefined, '1000001']);
         expect(asked).toEqual([[...ids, unknown]]);
-        // Read again: from the view, after a query that asks for nothing but the notifications sent before it.
+        // Read again: from the view, after a round trip that asks for nothing but the notifications sent before it.
         expect((await Promise.all(ids.map((id) => reads.find(id)))).map((row) => row?.id)).toEqual(ids);
         expect(asked).toEqual([[...ids, unknown], []]);
+        expect(kinds).toEqual(['query', 'barrier']);
       } finally {
         await reads.close();
       }
