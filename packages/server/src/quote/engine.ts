@@ -125,10 +125,20 @@ export function planQuote(request: QuoteRequest, context: QuoteEngineContext): Q
   const routeDetails = { src_chain: srcChain.id, src_token: request.srcToken, dst_chain: dstChain.id, dst_token: request.dstToken };
   if (!route) throw new DomainError('NO_ROUTE', `no route from ${srcChain.id} to ${dstChain.id} for these tokens`, routeDetails);
 
+  /** The addresses checked last: a user trying amounts sends the same ones again. */
+  let checked: Omit<OpenParameters, 'amount'> | undefined;
   const checkOpen = (open: OpenParameters): bigint => {
-    checkAddress(context, dstChain, open.recipient, 'recipient');
-    if (open.sender !== undefined) checkAddress(context, srcChain, open.sender, 'sender');
-    if (open.refundAddress !== undefined) checkAddress(context, srcChain, open.refundAddress, 'refundAddress');
+    if (
+      !checked ||
+      checked.recipient !== open.recipient ||
+      checked.sender !== open.sender ||
+      checked.refundAddress !== open.refundAddress
+    ) {
+      checkAddress(context, dstChain, open.recipient, 'recipient');
+      if (open.sender !== undefined) checkAddress(context, srcChain, open.sender, 'sender');
+      if (open.refundAddress !== undefined) checkAddress(context, srcChain, open.refundAddress, 'refundAddress');
+      checked = { recipient: open.recipient, sender: open.sender, refundAddress: open.refundAddress };
+    }
     return checkAmount(route, open.amount);
   };
   let slippage: number;
