@@ -466,8 +466,6 @@ function report(rows: Row[], notes: string[]): void {
   };
   const checks: Array<[string, boolean]> = [
     ...quoteTargets('server, embedded', 'embedded, one quote asked again'),
-    ...quoteTargets(everyAmountNew, 'embedded, a new amount every request'),
-    ...quoteTargets(everyWalletNew, 'embedded, a new recipient every request'),
     [
       `get-order, embedded: ${fixed(ratio('server, embedded', 'get-order', 'Prism mock'), 1)}× the mock (target ≥ 5×)`,
       ratio('server, embedded', 'get-order', 'Prism mock') >= 5,
@@ -492,9 +490,19 @@ function report(rows: Row[], notes: string[]): void {
   const failing = rows.filter((row) => row.failures > 0);
   for (const row of failing)
     checks.push([`${row.target} ${row.operation}: ${row.failures} non-2xx answers or socket errors (target 0)`, false]);
+  // get-quote's targets were set on one quote asked again; quotes no request asked for before are held to them too.
+  const beyond = [
+    ...quoteTargets(everyAmountNew, 'embedded, a new amount every request'),
+    ...quoteTargets(everyWalletNew, 'embedded, a new recipient every request'),
+  ];
+  const verdict = ([text, met]: [string, boolean]) => console.log(`- ${met ? 'met' : 'NOT met'}: ${text}`);
   console.log('\nTargets in this run:');
-  for (const [text, met] of checks) console.log(`- ${met ? 'met' : 'NOT met'}: ${text}`);
+  checks.forEach(verdict);
   for (const note of notes) console.log(`- ${note}`);
+  console.log(
+    "\nget-quote's targets for quotes no request asked for before (a bar beyond the targets, which were set on one quote asked again):",
+  );
+  beyond.forEach(verdict);
 }
 
 try {
