@@ -1,5 +1,6 @@
 /** Bitcoin address checks: what bitcoinjs-lib's toOutputScript takes, decided without it for the common outputs. */
 import { createHash } from 'node:crypto';
+import bs58check from 'bs58check';
 import { describe, expect, it } from 'vitest';
 import { hasOutputScript } from '../src/chains/addresses.js';
 import { bitcoinLib, bitcoinNetwork, ecc } from '../src/chains/bitcoin-lib.js';
@@ -27,7 +28,11 @@ function addressesOn(network: bitcoinLib.networks.Network, seed: string): string
     const other = address[at] === 'q' ? 'p' : 'q';
     return [address.slice(0, at) + other + address.slice(at + 1), address.toUpperCase(), address.slice(0, -1)];
   });
-  return [...valid, ...changed, '', 'bc1', '1', 'x'.repeat(40), `${valid[0]}0`];
+  // Base58Check of payloads one byte short and one too long, under the network's P2PKH version.
+  const otherLengths = [20, 22].map((length) =>
+    bs58check.encode(Buffer.concat([Buffer.from([network.pubKeyHash]), bytes(seed, length - 1)])),
+  );
+  return [...valid, ...changed, ...otherLengths, '', 'bc1', '1', 'x'.repeat(40), `${valid[0]}0`];
 }
 
 const accepts = (address: string, network: bitcoinLib.networks.Network) => {

@@ -156,7 +156,9 @@ describe('IssuablePlan', () => {
     // The same amount for another party is another quote.
     plan.quote({ amount: '100', recipient: `${request.recipient}0` });
     plan.quote({ amount: '100', recipient: `${request.recipient}0`, sender: request.sender });
-    expect(asked).toEqual(['100', '200', '100', '100', '100']);
+    plan.quote({ amount: '100', recipient: `${request.recipient}0`, sender: request.sender, refundAddress: request.refundAddress });
+    plan.quote({ amount: '100', recipient: `${request.recipient}0`, sender: request.sender, refundAddress: request.refundAddress });
+    expect(asked).toEqual(['100', '200', '100', '100', '100', '100']);
   });
 });
 

@@ -168,28 +168,51 @@ describe('every parameter is checked for its chain', () => {
   });
 
   it('answers a request with several faults with the first in one order (addresses, amount, slippage, affiliates), whether or not its plan is kept', async () => {
-    // A slippage of its own: no other test has kept this plan.
-    const valid = onrampParams({ slippage: '301' });
     const badRecipient = { recipient: '0x71C7656EC7ab88b098defB751B7401B5f6d8976f' };
     const recipientError = { message: expect.stringContaining('recipient') };
     // Faults of the open parameters only: a plan of the others may be kept.
     const openFaults = [
       [badRecipient, 'INVALID_REQUEST'],
+      [{ sender: evmUser }, 'INVALID_REQUEST'],
       [{ refundAddress: evmUser }, 'INVALID_REQUEST'],
       [{ amount: '1' }, 'INSUFFICIENT_AMOUNT'],
       [{ ...badRecipient, amount: '1' }, 'INVALID_REQUEST'],
     ] as const;
+    // Each with a slippage of its own, no other request's: its plan is made for it.
     const unplanned = [];
-    for (const [fault, code] of openFaults) unplanned.push(await expectError({ ...valid, ...fault }, code));
-    for (const _ of [1, 2]) expect((await api.quote(valid)).status).toBe(200);
     for (const [index, [fault, code]] of openFaults.entries()) {
-      expect(await expectError({ ...valid, ...fault }, code)).toEqual(unplanned[index]);
+      unplanned.push(await expectError({ ...onrampParams({ slippage: String(310 + index) }), ...fault }, code));
     }
-    expect(unplanned[3]!.details).toEqual(recipientError);
+    // The same faults once the plan of the other parameters is kept.
+    const kept = onrampParams({ slippage: '301' });
+    for (const _ of [1, 2]) expect((await api.quote(kept)).status).toBe(200);
+    for (const [index, [fault, code]] of openFaults.entries()) {
+      expect(await expectError({ ...kept, ...fault }, code)).toEqual(unplanned[index]);
+    }
+    expect(unplanned[4]!.details).toEqual(recipientError);
     // With a fault of the planned parameters too, nothing is kept, and the open parameters' fault comes first.
-    await expectError({ ...valid, ...badRecipient, slippage: '100000' }, 'INVALID_REQUEST', recipientError);
-    await expectError({ ...valid, amount: '1', affiliates: `${affiliate}:10001` }, 'INSUFFICIENT_AMOUNT');
-    await expectError({ ...valid, slippage: '100000' }, 'SLIPPAGE_TOO_HIGH');
+    await expectError({ ...kept, ...badRecipient, slippage: '100000' }, 'INVALID_REQUEST', recipientError);
+    await expectError({ ...kept, sender: evmUser, slippage: '100000' }, 'INVALID_REQUEST', { message: expect.stringContaining('sender') });
+    await expectError({ ...kept, refundAddress: evmUser, affiliates: `${affiliate}:10001` }, 'INVALID_REQUEST', {
+      message: expect.stringContaining('refundAddress'),
+    });
+    await expectError({ ...kept, amount: '1', affiliates: `${affiliate}:10001` }, 'INSUFFICIENT_AMOUNT');
+    await expectError({ ...kept, slippage: '100000' }, 'SLIPPAGE_TOO_HIGH');
+  });
+
+  it("answers a fault of the request before a price the feed lacks, which is the server's fault", async () => {
+    const withoutPrices = await testServer({ adapters: { prices: { usdPrice: () => undefined, revision: () => 0 } } });
+    try {
+      const api = client(withoutPrices.url);
+      const badRecipient = await api.quote(onrampParams({ recipient: '0x71C7656EC7ab88b098defB751B7401B5f6d8976f' }));
+      expect(badRecipient).toMatchObject({
+        status: 400,
+        body: { code: 'INVALID_REQUEST', details: { message: expect.stringContaining('recipient') } },
+      });
+      expect(await api.quote(onrampParams())).toMatchObject({ status: 500, body: { code: 'INTERNAL_ERROR' } });
+    } finally {
+      await withoutPrices.close();
+    }
   });
 
   it('distinguishes unknown chains, disabled chains, unknown tokens and missing routes', async () => {

@@ -137,29 +137,35 @@ export function planQuote(request: QuoteRequest, context: QuoteEngineContext): Q
       checkAddress(context, dstChain, open.recipient, 'recipient');
       if (open.sender !== undefined) checkAddress(context, srcChain, open.sender, 'sender');
       if (open.refundAddress !== undefined) checkAddress(context, srcChain, open.refundAddress, 'refundAddress');
+      for (const address of [open.recipient, open.sender, open.refundAddress]) {
+        if (address !== undefined && !writtenAsIs.test(address))
+          throw new Error(`an address passed its chain's check with a character a quote template would have to escape: ${address}`);
+      }
       checked = { recipient: open.recipient, sender: open.sender, refundAddress: open.refundAddress };
     }
     return checkAmount(route, open.amount);
   };
-  let slippage: number;
-  let affiliates: Affiliate[];
   try {
-    slippage = resolveSlippage(request.slippage, route, config);
-    affiliates = parseAffiliates(request.affiliates, route, context, route.kind === 'onramp' ? dstChain : srcChain, routeDetails);
+    const slippage = resolveSlippage(request.slippage, route, config);
+    const affiliates = parseAffiliates(request.affiliates, route, context, route.kind === 'onramp' ? dstChain : srcChain, routeDetails);
+    const inputs = { context, route, slippage, affiliates, request, checkOpen, rate: rate(context, route) };
+    switch (route.kind) {
+      case 'onramp':
+        return onrampPlan(inputs);
+      case 'offramp':
+        return offrampPlan(inputs);
+      case 'tokenSwap':
+        return tokenSwapPlan(inputs);
+    }
   } catch (error) {
+    // Whatever fails after the route (a check, or a price the feed lacks), the open parameters' fault comes first.
     checkOpen(request);
     throw error;
   }
-  const inputs = { context, route, slippage, affiliates, request, checkOpen, rate: rate(context, route) };
-  switch (route.kind) {
-    case 'onramp':
-      return onrampPlan(inputs);
-    case 'offramp':
-      return offrampPlan(inputs);
-    case 'tokenSwap':
-      return tokenSwapPlan(inputs);
-  }
 }
+
+/** What every chain's addresses are made of (hex, Base58, bech32): written into a quote's texts without escaping. */
+const writtenAsIs = /^[0-9A-Za-z]+$/;
 
 /** The amount (the request's digits) within the route's bounds, as a bigint. */
 function checkAmount(route: Route, given: string): bigint {
@@ -346,7 +352,8 @@ function tokenSwapPlan({ context, route, slippage, affiliates, request, checkOpe
 /**
  * The parties' addresses as the quote repeats them: figures of the open parameters, or null where the
  * plan's request has none (then no request sharing the plan has one). An address that passed its
- * chain's check is letters and digits: nothing in it needs escaping in the quote's texts.
+ * chain's check is letters and digits (checkOpen makes sure): nothing in it needs escaping in the
+ * quote's texts.
  */
 function partiesOf<Figures extends OpenFigures>(request: QuoteRequest) {
   const address = (name: 'recipient' | 'sender' | 'refundAddress') => new Figure((figures: Figures) => figures.open[name]!);

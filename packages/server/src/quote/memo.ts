@@ -7,7 +7,7 @@
  * a user trying amounts, another user of the same wallet on the same route, an aggregator polling)
  * have the same plan: its checks passed, its route found, its template written (quote/template.ts),
  * and a quote is its figures put in the template's holes. A plan is kept when its parameters come a
- * second time; a refusal is never kept. What is kept is bounded in bytes, the parameters asked for
+ * second time; parameters refused before their open ones are checked make no plan. What is kept is bounded in bytes, the parameters asked for
  * once in number, the least recently used leaving first.
  */
 import { LRUCache } from 'lru-cache';

@@ -1,14 +1,18 @@
 /**
  * A quote as text with holes for its figures. Of a quote's members, only its figures (token amounts,
- * their USD values, the price impact) depend on the amount asked for; everything else (tokens,
- * chains, addresses, slippage, fee rates, nulls) is fixed by the other parameters. The quote engine
- * describes a quote as a shape (quote/engine.ts): its members, with a `Figure` where a value depends
- * on the amount. A template writes the shape's JSON text and sealed form once, with a hole for each
- * figure; the quote of an amount is then the figures' texts put in their holes: no objects built,
- * serialized and walked again for every amount.
+ * their USD values, the price impact, and the parties' addresses it repeats) depend on the open
+ * parameters (the amount and those addresses); everything else (tokens, chains, slippage, fee
+ * rates, affiliates, nulls) is fixed by the other parameters. The quote engine describes a quote as
+ * a shape (quote/engine.ts): its members, with a `Figure` where a value depends on an open
+ * parameter. A template writes the shape's JSON text and sealed form once, with a hole for each
+ * figure; a quote is then the figures' texts put in their holes: no objects built, serialized and
+ * walked again for every quote.
  */
 
-/** A member whose value is a figure of the amount: its text (digits, a point and a sign) from the quote's figures of one amount. */
+/**
+ * A member whose value is a figure of the open parameters: its text from the quote's figures (an
+ * amount's digits, a point and a sign, or an address, letters and digits: see quote/engine.ts).
+ */
 export class Figure<Figures> {
   constructor(readonly text: (figures: Figures) => string) {}
 }
@@ -140,7 +144,7 @@ function holed(text: string, hole: RegExp, count: number): Holed {
   return { parts, figures };
 }
 
-// A figure's text is digits, a point and a sign: nothing in it needs escaping.
+// A figure's text is digits, a point and a sign, or an address of letters and digits: nothing in it needs escaping.
 const asJsonString = (text: string) => `"${text}"`;
 const asSealedString = (text: string) => `s${text.length}:${text}`;
 
