@@ -1,8 +1,13 @@
-/** Bitcoin address checks: what bitcoinjs-lib's toOutputScript takes, decided without it for the common outputs. */
+/**
+ * Bitcoin addresses: what bitcoinjs-lib's toOutputScript takes, decided without it for the common
+ * outputs; deposit addresses written without payments.p2wpkh.
+ */
 import { createHash } from 'node:crypto';
+import { BIP32Factory } from 'bip32';
 import bs58check from 'bs58check';
 import { describe, expect, it } from 'vitest';
 import { hasOutputScript } from '../src/chains/addresses.js';
+import { DepositAddresses } from '../src/chains/bitcoin.js';
 import { bitcoinLib, bitcoinNetwork, ecc } from '../src/chains/bitcoin-lib.js';
 
 const bytes = (seed: string, length: number) => createHash('sha256').update(seed).digest().subarray(0, length);
@@ -68,5 +73,21 @@ describe('hasOutputScript', () => {
     }
     // Both answers occur: every valid address on its own network, some on the others (testnet and regtest share Base58 versions).
     expect(valid).toBeGreaterThan(40 * 3 * 5);
+  });
+});
+
+describe('DepositAddresses', () => {
+  it('are the P2WPKH addresses of m/0/<index> of the extended public key, on every network', () => {
+    for (const name of ['bitcoin', 'testnet', 'regtest'] as const) {
+      const network = bitcoinNetwork(name);
+      const root = BIP32Factory(ecc)
+        .fromSeed(bytes(`deposits on ${name}`, 32), network)
+        .neutered();
+      const addresses = new DepositAddresses(root.toBase58(), network);
+      for (const index of [0, 1, 2, 77, 2 ** 31 - 1]) {
+        const expected = bitcoinLib.payments.p2wpkh({ pubkey: root.derive(0).derive(index).publicKey, network }).address;
+        expect(addresses.at(index), `${name} m/0/${index}`).toBe(expected);
+      }
+    }
   });
 });

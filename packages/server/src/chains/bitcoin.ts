@@ -93,20 +93,25 @@ export class SimulatedBitcoin implements BitcoinAdapter {
   }
 }
 
-/** Deposit addresses: native SegWit addresses at m/0/<index> of the operator's extended public key. */
+/**
+ * Deposit addresses: native SegWit addresses at m/0/<index> of the operator's extended public key.
+ * create-order derives one inside its transaction, so its cost is time the transaction holds its
+ * locks: m/0 is derived once, and the address is the bech32 of the child's key hash (what
+ * payments.p2wpkh writes, without its checks of a key the derivation made: 12 µs). A derivation
+ * is an elliptic-curve point addition in tiny-secp256k1, about half of what `at` cost.
+ */
 export class DepositAddresses {
-  private readonly root: BIP32Interface;
+  private readonly external: BIP32Interface;
 
   constructor(
     extendedPublicKey: string,
     private readonly network: BitcoinNetwork,
   ) {
-    this.root = bip32.fromBase58(extendedPublicKey, network);
+    this.external = bip32.fromBase58(extendedPublicKey, network).derive(0);
   }
 
   at(index: number): string {
-    const child = this.root.derive(0).derive(index);
-    return bitcoinLib.payments.p2wpkh({ pubkey: child.publicKey, network: this.network }).address!;
+    return bitcoinLib.address.toBech32(this.external.derive(index).identifier, 0, this.network.bech32);
   }
 }
 
