@@ -7,8 +7,8 @@
  * a user trying amounts, another user of the same wallet on the same route, an aggregator polling)
  * have the same plan: its checks passed, its route found, its template written (quote/template.ts),
  * and a quote is its figures put in the template's holes. A plan is kept when its parameters come a
- * second time; parameters refused before their open ones are checked make no plan. What is kept is bounded in bytes, the parameters asked for
- * once in number, the least recently used leaving first.
+ * second time; parameters refused before their open ones are checked make no plan. What is kept is
+ * bounded in bytes, the parameters asked for once in number, the least recently used leaving first.
  */
 import { LRUCache } from 'lru-cache';
 import type { RouteKind } from '../config/config.js';
@@ -16,7 +16,7 @@ import type { Route } from '../config/catalogue.js';
 import type { OpenParameters, QuoteRequest } from './engine.js';
 import type { QuoteTemplate } from './template.js';
 
-/** A quote plan as the memo keeps it: what issuing a quote of any amount needs, and the last quote it wrote. */
+/** A quote plan as the memo keeps it: what issuing a quote of any open parameters needs, and the last quote it wrote. */
 export class IssuablePlan {
   /**
    * The last quote written: a wallet refreshing the quote its user is looking at asks for the same
