@@ -103,7 +103,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
     return sendFailure(reply, unknownPath(`no operation at ${request.method} ${path}`));
   });
 
-  if (config.sandbox) await sandboxRoutes(app, services);
+  if (services.sandbox) await sandboxRoutes(app, services, services.sandbox.state, services.sandbox.pricesSettable);
   registerOperations(app, source, { ...v4Operations(services), ...v3Operations(services) });
 
   app.get('/health', { config: { rateLimit: false } }, async () => {

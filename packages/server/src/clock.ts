@@ -1,15 +1,12 @@
 /**
  * The server's time. In the sandbox it can be moved forward (POST /sandbox/advance), which expires
- * quotes and lets simulated confirmations arrive without waiting.
+ * quotes and lets simulated confirmations arrive without waiting: the offset is the sandbox's, kept
+ * in its state (sandbox/state.ts) so that every process of a deployment keeps the same time.
  */
 export class Clock {
-  private offsetMs = 0;
+  constructor(private readonly offsetMs: () => number = () => 0) {}
 
   now(): number {
-    return Date.now() + this.offsetMs;
-  }
-
-  advance(seconds: number): void {
-    this.offsetMs += seconds * 1000;
+    return Date.now() + this.offsetMs();
   }
 }

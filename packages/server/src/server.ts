@@ -25,6 +25,8 @@ import { sealedFields } from './quote/sealed-fields.js';
 import { QuoteMemo } from './quote/memo.js';
 import { QuoteService } from './quote/service.js';
 import { VolumeCache } from './quote/volume-cache.js';
+import { reconcileWithConfig, SandboxPrices, startPriceWalk } from './sandbox/prices.js';
+import { SandboxState } from './sandbox/state.js';
 import type { Services } from './services.js';
 import { signingSecret } from './store/secret.js';
 import { openStore } from './store/open-store.js';
@@ -97,9 +99,12 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
       store.db,
       config.liquidity.map((entry) => ({ ...entry, token: catalogue.token(entry.chain, entry.token)!.address })),
     );
-    const clock = new Clock();
-    const prices = options.adapters?.prices ?? new ConfiguredPrices();
-    const bitcoin = options.adapters?.bitcoin ?? new SimulatedBitcoin(config.bitcoin);
+    // The sandbox's clock, faults and prices live in the store, shared by every process (sandbox/state.ts).
+    const sandbox = config.sandbox ? await SandboxState.open(store.db, (values) => reconcileWithConfig(values, config)) : undefined;
+    const clock = sandbox ? new Clock(() => sandbox.current.clockOffsetMs) : new Clock();
+    const sandboxPrices = sandbox && !options.adapters?.prices ? new SandboxPrices(sandbox) : undefined;
+    const prices = options.adapters?.prices ?? sandboxPrices ?? new ConfiguredPrices();
+    const bitcoin = options.adapters?.bitcoin ?? new SimulatedBitcoin(config.bitcoin, store.db);
     const secret = await signingSecret(store.db, config.signingSecret);
     const seal = new QuoteSeal(secret, sealedFields(loadBundle('gateway')));
     const view = new OrderView(catalogue, prices);
@@ -131,13 +136,28 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
       reads,
     });
     const settlement = options.adapters?.settlement ?? new SimulatedChains(config.lifecycle);
-    const lifecycle = new Lifecycle(store.db, catalogue, settlement, view, clock, reads);
-    const services: Services = { config, catalogue, db: store.db, clock, bitcoin, quotes, orders, lifecycle, view };
+    const lifecycle = new Lifecycle(store.db, catalogue, settlement, view, clock, reads, () => sandbox?.refresh() ?? Promise.resolve());
+    const services: Services = {
+      config,
+      catalogue,
+      db: store.db,
+      clock,
+      bitcoin,
+      quotes,
+      orders,
+      lifecycle,
+      view,
+      sandbox: sandbox && { state: sandbox, pricesSettable: sandboxPrices !== undefined },
+    };
     const app = await buildApp(services, { logger: options.logger, keys: new ApiKeys(store.db) });
     lifecycle.start(config.lifecycle.tickMs);
+    const stopPriceWalk = sandboxPrices
+      ? startPriceWalk(sandbox!, (error) => app.log.warn({ err: error }, 'the price walk could not step'))
+      : () => {};
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
+        stopPriceWalk();
         await app.close();
         await lifecycle.stop();
         await reads.close();

@@ -7,6 +7,7 @@ import type { Lifecycle } from './orders/lifecycle.js';
 import type { OrderService } from './orders/service.js';
 import type { OrderView } from './orders/view.js';
 import type { QuoteService } from './quote/service.js';
+import type { SandboxState } from './sandbox/state.js';
 import type { Database } from './store/database.js';
 
 export interface Services {
@@ -19,4 +20,6 @@ export interface Services {
   orders: OrderService;
   lifecycle: Lifecycle;
   view: OrderView;
+  /** With the sandbox on: its shared state, and whether its prices are the sandbox's own (not a price adapter's). */
+  sandbox?: { state: SandboxState; pricesSettable: boolean };
 }

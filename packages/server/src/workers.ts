@@ -12,12 +12,7 @@ export function checkWorkers(count: number, config: GatewayConfig): string[] {
     throw new Error('several workers need PostgreSQL (DATABASE_URL): the embedded store belongs to one process');
   }
   if (count === 1) return [];
-  return [
-    ...(config.rateLimits.redisUrl ? [] : ['rate limits are counted per worker; set GATEWAY_REDIS_URL to count them together']),
-    ...(config.sandbox
-      ? ['the sandbox controls (clock, injected faults) act on the worker that receives the call; run one process to drive the sandbox']
-      : []),
-  ];
+  return config.rateLimits.redisUrl ? [] : ['rate limits are counted per worker; set GATEWAY_REDIS_URL to count them together'];
 }
 
 /**

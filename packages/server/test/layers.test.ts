@@ -1,5 +1,5 @@
 /**
- * The domain knows no HTTP: quote/, orders/, chains/, config/, store/ and keys/ import nothing from
+ * The domain knows no HTTP: quote/, orders/, chains/, config/, store/, keys/ and sandbox/ import nothing from
  * http/, handlers/ or Fastify, and throw DomainErrors (src/errors.ts) whose status http/failures.ts
  * decides.
  */
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const source = join(import.meta.dirname, '..', 'src');
-const domain = ['quote', 'orders', 'chains', 'config', 'store', 'keys'];
+const domain = ['quote', 'orders', 'chains', 'config', 'store', 'keys', 'sandbox'];
 const files = domain.flatMap((folder) =>
   readdirSync(join(source, folder))
     .filter((name) => name.endsWith('.ts'))

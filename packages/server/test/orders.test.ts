@@ -90,12 +90,12 @@ describe('create-order', () => {
     const tampered = { tokenSwap: { ...quote.tokenSwap, outputAmount: { ...quote.tokenSwap.outputAmount, amount: '999999999' } } };
     expect((await api.post('/v4/create-order', tampered)).body).toMatchObject({
       code: 'INVALID_ORDER_ARGS',
-      details: { message: 'changed fields: outputAmount' },
+      details: { message: expect.stringMatching(/^changed fields: outputAmount\.amount: sent 999999999, now \d+$/) },
     });
     const { signedQuoteData: _seal, ...unsealed } = tampered.tokenSwap;
     expect((await api.post('/v4/create-order', { tokenSwap: unsealed })).body).toMatchObject({
       code: 'INVALID_ORDER_ARGS',
-      details: { message: 'changed fields: outputAmount' },
+      details: { message: expect.stringMatching(/^changed fields: outputAmount\.amount: sent 999999999, now \d+$/) },
     });
     const onramp = (await api.quote(onrampParams())).body.onramp;
     expect((await api.post('/v4/create-order', { onramp: { ...onramp, recipient: evmUser.toLowerCase() } })).body).toMatchObject({
@@ -144,37 +144,64 @@ describe('create-order', () => {
     }
   });
 
-  it('answers a retried create-order of a quote without its seal with DUPLICATE_ORDER naming the first order, within the quote lifetime', async () => {
-    const ttlSeconds = JSON.parse(readFileSync(sandboxConfigFile, 'utf8')).quoteTtlSeconds as number;
+  it('makes a new order of every create-order of a quote without its seal: the same swap repeated is a new swap', async () => {
     for (const params of [offrampParams(), tokenSwapParams()]) {
       const quote = (await api.quote(params)).body;
       const route = Object.keys(quote)[0]!;
       const { signedQuoteData: _seal, ownerAddress: _owner, ...unsealed } = quote[route];
       const sent = { [route]: unsealed };
-      // Two at once (a client retrying before the first answer): one order.
-      const [first, second] = await Promise.all([api.post('/v4/create-order', sent), api.post('/v4/create-order', sent)]);
-      const created = [first, second].find((answer) => answer.status === 201)!;
-      expect(created, route).toBeDefined();
-      const orderId = created.body[route].order_id;
-      const duplicate = { status: 400, body: { code: 'DUPLICATE_ORDER', details: { message: orderId } } };
-      expect(
-        [first, second].find((answer) => answer !== created),
-        route,
-      ).toMatchObject(duplicate);
-      // Later, still within the lifetime (and so, but for its first second, in the next window).
-      await api.post('/sandbox/advance', { seconds: ttlSeconds - 1 });
-      expect(await api.post('/v4/create-order', sent), route).toMatchObject(duplicate);
-      expect(
+      // Two at once, then a third later and a fourth through V3, all of the same values: four orders.
+      const answers = await Promise.all([api.post('/v4/create-order', sent), api.post('/v4/create-order', sent)]);
+      await api.post('/sandbox/advance', { seconds: 5 });
+      answers.push(await api.post('/v4/create-order', sent));
+      answers.push(
         await api.post('/v3/create-order', {
           [route]: { ...unsealed, ...(route === 'offramp' ? { ownerAddress: quote[route].ownerAddress } : {}) },
         }),
-        route,
-      ).toMatchObject(duplicate);
-      // Two lifetimes on, the same values make a new order, as a quote requested again then would.
-      await api.post('/sandbox/advance', { seconds: ttlSeconds + 1 });
-      const again = await api.post('/v4/create-order', sent);
-      expect(again.status, JSON.stringify(again.body)).toBe(201);
-      expect(again.body[route].order_id).not.toBe(orderId);
+      );
+      for (const answer of answers) expect(answer.status, `${route}: ${JSON.stringify(answer.body)}`).toBe(201);
+      expect(new Set(answers.map((answer) => answer.body[route].order_id)).size, route).toBe(4);
+    }
+  });
+
+  it('accepts on V3 every offramp and token-swap quote shaped as the described V3 models have it', async () => {
+    for (const params of [offrampParams(), tokenSwapParams()]) {
+      const quote = (await api.quote(params)).body;
+      const route = Object.keys(quote)[0]!;
+      const { signedQuoteData: _seal, refundAddress, ownerAddress: _owner, ...fields } = quote[route];
+      // The V3 offramp names its owner (required) and has no refundAddress; a V3 token swap keeps refundAddress.
+      const v3 = route === 'offramp' ? { ...fields, ownerAddress: refundAddress } : { ...fields, refundAddress };
+      const answer = await api.post('/v3/create-order', { [route]: v3 });
+      expect(answer.status, `${route}: ${JSON.stringify(answer.body)}`).toBe(201);
+      // A value changed on the way is still refused in this shape.
+      const changed = { ...v3, outputAmount: { ...v3.outputAmount, amount: String(BigInt(v3.outputAmount.amount) - 1n) } };
+      const refused = await api.post('/v3/create-order', { [route]: changed });
+      expect(refused, `${route}: ${JSON.stringify(refused.body)}`).toMatchObject({ status: 400, body: { code: 'INVALID_ORDER_ARGS' } });
+    }
+  });
+
+  it('keeps a sealed quote valid after the price moved, and refuses an unsealed one naming what moved', async () => {
+    const offramp = (await api.quote(offrampParams())).body;
+    const onramp = (await api.quote(onrampParams())).body;
+    const { signedQuoteData: _seal, ownerAddress: _owner, ...unsealed } = offramp.offramp;
+    const btc = (await api.get('/sandbox/prices')).body.prices.find((price: { symbol: string }) => price.symbol === 'BTC');
+    const moved = await api.post('/sandbox/prices', { chain: btc.chain, token: btc.token, priceUsd: '98000' });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    try {
+      expect((await api.post('/v4/create-order', onramp)).status).toBe(201);
+      expect((await api.post('/v4/create-order', offramp)).status).toBe(201);
+      const refused = await api.post('/v4/create-order', { offramp: unsealed });
+      expect(refused).toMatchObject({ status: 400, body: { code: 'INVALID_ORDER_ARGS' } });
+      expect(refused.body.error).toMatch(/outputAmount\.amount: sent \d+, now \d+/);
+      expect(refused.body.error).toMatch(/prices moved/);
+      expect(refused.body.error).toMatch(/BTC on bitcoin 98000\.00 USD/);
+      // A new quote at the new price is accepted unsealed.
+      const fresh = (await api.quote(offrampParams())).body.offramp;
+      const { signedQuoteData: _s, ownerAddress: _o, ...freshUnsealed } = fresh;
+      expect(fresh.outputAmount.amount).not.toBe(offramp.offramp.outputAmount.amount);
+      expect((await api.post('/v4/create-order', { offramp: freshUnsealed })).status).toBe(201);
+    } finally {
+      await api.post('/sandbox/prices', { chain: btc.chain, token: btc.token, priceUsd: btc.priceUsd });
     }
   });
 

@@ -152,7 +152,8 @@ describe.skipIf('missing' in binaries)('three instances on one PostgreSQL', () =
     await spread(24, (api, index) => api.post(`/sandbox/orders/${created[index]}/source-sent`, {}));
     // Every instance passes over the same orders at the same time: confirmed → payout → settled.
     for (const seconds of [60, 60, 60]) {
-      for (const instance of instances) instance.services.clock.advance(seconds);
+      // The clock is the sandbox's, shared through the store: moved on one instance, it moves on all.
+      expect((await apis[0]!.post('/sandbox/advance', { seconds })).status).toBe(200);
       await Promise.all(instances.flatMap((instance) => [instance.services.lifecycle.tick(), instance.services.lifecycle.tick()]));
     }
     for (const id of created) {
@@ -164,4 +165,65 @@ describe.skipIf('missing' in binaries)('three instances on one PostgreSQL', () =
     expect(payoutsOfOthers).toEqual([]);
     expect([...chains.calls].filter(([key, count]) => key.startsWith('deliver:') && count !== 1)).toEqual([]);
   }, 60_000);
+});
+
+describe.skipIf('missing' in binaries)('one sandbox across two instances on one PostgreSQL', () => {
+  let cluster: PostgresCluster;
+  let instances: RunningServer[];
+  let apis: Array<ReturnType<typeof client>>;
+
+  beforeAll(async () => {
+    cluster = await startPostgres(binaries as Exclude<typeof binaries, { missing: string }>);
+    instances = [];
+    // Each with the simulated chains of its own, as separate processes have them.
+    for (let i = 0; i < 2; i++) instances.push(await testServer({ databaseUrl: cluster.url, dataDir: undefined }));
+    apis = instances.map((instance) => client(instance.url));
+  });
+  afterAll(async () => {
+    await Promise.all((instances ?? []).map((instance) => instance.close()));
+    await cluster?.stop();
+  });
+
+  it('fails the next requests of either instance after faults are injected through one', async () => {
+    expect((await apis[0]!.post('/sandbox/faults', { count: 2 })).status).toBe(200);
+    expect((await apis[1]!.get('/v4/get-routes')).status).toBe(500);
+    expect((await apis[0]!.get('/v4/get-routes')).status).toBe(500);
+    expect((await apis[1]!.get('/v4/get-routes')).status).toBe(200);
+    expect((await apis[0]!.get('/v4/get-routes')).status).toBe(200);
+  });
+
+  it('keeps one clock: moved through one instance, a quote of the other expires', async () => {
+    const quote = (await apis[0]!.quote(onrampParams())).body;
+    const moved = await apis[1]!.post('/sandbox/advance', { seconds: sandbox.quoteTtlSeconds + 1 });
+    expect(moved.status).toBe(200);
+    const answer = await apis[0]!.post('/v4/create-order', quote);
+    expect(answer, JSON.stringify(answer.body)).toMatchObject({ status: 400, body: { code: 'ORDER_EXPIRED' } });
+  });
+
+  it('quotes one market: a price set through one instance is the price of the other', async () => {
+    const before = (await apis[1]!.quote(offrampParams())).body.offramp;
+    const btc = (await apis[0]!.get('/sandbox/prices')).body.prices.find((price: { symbol: string }) => price.symbol === 'BTC');
+    expect((await apis[0]!.post('/sandbox/prices', { chain: btc.chain, token: btc.token, priceUsd: '90000' })).status).toBe(200);
+    const after = (await apis[1]!.quote(offrampParams())).body.offramp;
+    expect(BigInt(after.outputAmount.amount)).toBeGreaterThan(BigInt(before.outputAmount.amount));
+    expect((await apis[1]!.get('/sandbox/prices')).body.prices.find((price: { symbol: string }) => price.symbol === 'BTC').priceUsd).toBe(
+      '90000',
+    );
+    // A quote without its seal, quoted again by the other instance at the same price, is accepted there.
+    const { signedQuoteData: _seal, ownerAddress: _owner, ...unsealed } = after;
+    expect((await apis[0]!.post('/v4/create-order', { offramp: unsealed })).status).toBe(201);
+  });
+
+  it('knows on one instance the Bitcoin outputs the other handed out', async () => {
+    const payer = wallet('p2wpkh', 'across instances');
+    expect((await apis[0]!.get(`/sandbox/bitcoin/utxos/${payer.address}`)).status).toBe(200);
+    const quote = (await apis[0]!.quote(onrampParams())).body;
+    const order = (await apis[0]!.post('/v4/create-order', quote)).body.onramp;
+    const payment = await signedPayment(payer, [
+      { address: order.address, value: BigInt(quote.onramp.inputAmount.amount) },
+      { opReturn: order.op_return_data, value: 0n },
+    ]);
+    const registered = await apis[1]!.patch('/v4/register-tx', { onramp: { order_id: order.order_id, bitcoin_tx_hex: payment } });
+    expect(registered.status, JSON.stringify(registered.body)).toBe(200);
+  });
 });

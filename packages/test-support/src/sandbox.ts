@@ -7,6 +7,10 @@
  *   POST /sandbox/orders/:id/outcome     { outcome, reason? } force success | failed | refunded
  *   POST /sandbox/advance                { seconds }       move the clock and run a lifecycle pass
  *   POST /sandbox/faults                 { count }         the next `count` API requests fail inside the service
+ *   GET  /sandbox/prices                                    every priced token's USD price, and the random walk
+ *   POST /sandbox/prices                 { chain, token, priceUsd } set one token's USD price
+ *   POST /sandbox/prices/walk            { intervalSeconds, maxStepBps, maxDeviationBps? } prices move by themselves
+ *   DELETE /sandbox/prices/walk                             prices stay until set
  *   GET  /sandbox/bitcoin/utxos/:address                    a wallet's outputs on the simulated chain
  *   GET  /sandbox/liquidity                                 the market maker's liquidity
  * The API key, when given, goes with every call: a staging that offers the controls may require it.
@@ -35,6 +39,14 @@ interface SandboxUtxo {
   transactionHex: string;
 }
 
+export interface SandboxPrice {
+  chain: string;
+  token: string;
+  symbol: string;
+  /** USD price of one whole token, a decimal string. */
+  priceUsd: string;
+}
+
 interface LiquidityRow {
   chain: string;
   token: string;
@@ -58,6 +70,8 @@ export interface SandboxControls {
   injectFaults(count: number): Promise<void>;
   bitcoinUtxos(address: string): Promise<SandboxUtxo[]>;
   liquidity(): Promise<LiquidityRow[]>;
+  prices(): Promise<SandboxPrice[]>;
+  setPrice(chain: string, token: string, priceUsd: string): Promise<void>;
 }
 
 const authorization = (apiKey: string | undefined): Record<string, string> => (apiKey ? { authorization: `Bearer ${apiKey}` } : {});
@@ -90,6 +104,8 @@ export function sandboxControls(baseUrl: string, apiKey?: string): SandboxContro
     bitcoinUtxos: async (address) =>
       (await call<{ utxos: SandboxUtxo[] }>('GET', `/sandbox/bitcoin/utxos/${encodeURIComponent(address)}`))!.utxos,
     liquidity: async () => (await call<{ liquidity: LiquidityRow[] }>('GET', '/sandbox/liquidity'))!.liquidity,
+    prices: async () => (await call<{ prices: SandboxPrice[] }>('GET', '/sandbox/prices'))!.prices,
+    setPrice: (chain, token, priceUsd) => post('/sandbox/prices', { chain, token, priceUsd }),
   };
 }
 

@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { BIP32Factory, type BIP32Interface } from 'bip32';
+import type { Queryable } from '../store/database.js';
 import { bitcoinLib, bitcoinNetwork, ecc, type BitcoinNetwork } from './bitcoin-lib.js';
 
 const bip32 = BIP32Factory(ecc);
@@ -52,10 +53,17 @@ export interface BitcoinConfig {
 export class SimulatedBitcoin implements BitcoinAdapter {
   readonly network: BitcoinNetwork;
   readonly broadcasts: string[] = [];
-  /** Outputs handed out by utxos(), by `txid:vout`: the simulated chain's UTXO set. */
+  /** Outputs handed out by utxos(), by `txid:vout`: the simulated chain's UTXO set, as far as this process has seen it. */
   private readonly known = new Map<string, Prevout>();
 
-  constructor(private readonly config: BitcoinConfig) {
+  /**
+   * `ledger`: the store where the outputs handed out are recorded, so that another process of the
+   * deployment knows them when register-tx spends them (never called inside a transaction of it).
+   */
+  constructor(
+    private readonly config: BitcoinConfig,
+    private readonly ledger?: Queryable,
+  ) {
     this.network = bitcoinNetwork(config.network);
   }
 
@@ -72,19 +80,36 @@ export class SimulatedBitcoin implements BitcoinAdapter {
     const script = bitcoinLib.address.toOutputScript(address, this.network);
     const configured = BigInt(this.config.simulatedBalanceSats);
     const balance = configured + (configured * BigInt(sha256(`balance:${address}`).readUInt16BE(0))) / 65_536n;
-    return [50n, 30n, 20n].map((share, index) => {
+    const utxos = [50n, 30n, 20n].map((share, index) => {
       const value = (balance * share) / 100n;
       const funding = new bitcoinLib.Transaction();
       funding.version = 2;
       funding.addInput(sha256(`funding:${address}:${index}`), 0);
       funding.addOutput(script, value);
-      this.known.set(`${funding.getId()}:0`, { script, value });
       return { txid: funding.getId(), vout: 0, value, transactionHex: funding.toHex() };
     });
+    const unrecorded = utxos.filter(({ txid, vout }) => !this.known.has(`${txid}:${vout}`));
+    for (const { txid, vout, value } of unrecorded) {
+      await this.ledger?.query(
+        'INSERT INTO simulated_bitcoin_outputs (txid, vout, script, value) VALUES ($1, $2, $3, $4) ON CONFLICT (txid, vout) DO NOTHING',
+        [txid, vout, Buffer.from(script).toString('hex'), value.toString()],
+      );
+      this.known.set(`${txid}:${vout}`, { script, value });
+    }
+    return utxos;
   }
 
   async prevout(txid: string, vout: number): Promise<Prevout | undefined> {
-    return this.known.get(`${txid}:${vout}`);
+    const known = this.known.get(`${txid}:${vout}`);
+    if (known || !this.ledger) return known;
+    const [row] = await this.ledger.query<{ script: string; value: string }>(
+      'SELECT script, value::text AS value FROM simulated_bitcoin_outputs WHERE txid = $1 AND vout = $2',
+      [txid, vout],
+    );
+    if (!row) return undefined;
+    const prevout = { script: Uint8Array.from(Buffer.from(row.script, 'hex')), value: BigInt(row.value) };
+    this.known.set(`${txid}:${vout}`, prevout);
+    return prevout;
   }
 
   async broadcast(transactionHex: string): Promise<string> {

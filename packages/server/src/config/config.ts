@@ -63,12 +63,23 @@ export interface RouteConfig {
   rate?: string;
 }
 
+export interface PriceWalk {
+  /** Seconds between two steps. */
+  intervalSeconds: number;
+  /** Largest step of one price, in basis points of it. */
+  maxStepBps: number;
+  /** How far a price may wander from its base (configured or last set), in basis points of the base. */
+  maxDeviationBps: number;
+}
+
 export interface GatewayConfig {
   server: { host: string; port: number; bodyLimitBytes: number };
   /** `dataDir` of the embedded database (":memory:" for none), or `databaseUrl` of a PostgreSQL server. */
   storage: { dataDir?: string; databaseUrl?: string };
   /** Registers the sandbox control endpoints (/sandbox/...). Off in a real deployment. */
   sandbox: boolean;
+  /** With the sandbox: prices move by themselves, by a random walk (POST /sandbox/prices/walk changes it while it runs). Absent: they stay until set. */
+  priceWalk?: PriceWalk;
   /** Seals quotes and page cursors. Omitted, one is generated at the first start and kept in the store. */
   signingSecret?: string;
   quoteTtlSeconds: number;
@@ -232,5 +243,19 @@ function checkConfig(config: GatewayConfig): void {
     problems.push('checkResponses.every must be a whole number from 1');
   if (!(config.lifecycle.unpaidOrderExpirySeconds > 0))
     problems.push('lifecycle.unpaidOrderExpirySeconds must be a positive number of seconds');
+  if (config.priceWalk) problems.push(...priceWalkProblems(config.priceWalk).map((problem) => `priceWalk.${problem}`));
   if (problems.length) throw new ConfigError(`invalid configuration:\n- ${problems.join('\n- ')}`);
+}
+
+/** What is wrong with a price walk, as `field must ...` sentences (also the sandbox control's check). */
+export function priceWalkProblems(walk: PriceWalk): string[] {
+  const problems: string[] = [];
+  const { intervalSeconds, maxStepBps, maxDeviationBps } = walk;
+  if (typeof intervalSeconds !== 'number' || !(intervalSeconds >= 0.1 && intervalSeconds <= 86_400))
+    problems.push('intervalSeconds must be a number of seconds from 0.1 to 86400');
+  if (!Number.isInteger(maxStepBps) || maxStepBps < 0 || maxStepBps > 1000)
+    problems.push('maxStepBps must be a whole number from 0 to 1000');
+  if (!Number.isInteger(maxDeviationBps) || maxDeviationBps < 0 || maxDeviationBps > 5000)
+    problems.push('maxDeviationBps must be a whole number from 0 to 5000');
+  return problems;
 }

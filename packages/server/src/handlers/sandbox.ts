@@ -1,15 +1,20 @@
 /**
  * Sandbox control, outside /v3 and /v4: tell the simulated indexers that a user sent a source
- * transaction, force an order's outcome, move the clock forward, look at the market maker's
- * liquidity, list the UTXOs the simulated Bitcoin chain gives an address (what a wallet's UTXO
- * source would answer), make the next requests fail unexpectedly. Only registered when the configuration
- * enables the sandbox; registered before the document's routes so that its hook applies to them.
+ * transaction, force an order's outcome, move the clock forward, set or walk the USD prices, look
+ * at the market maker's liquidity, list the UTXOs the simulated Bitcoin chain gives an address (what
+ * a wallet's UTXO source would answer), make the next requests fail unexpectedly. Only registered
+ * when the configuration enables the sandbox; registered before the document's routes so that its
+ * hook applies to them. What the controls set lives in the store (sandbox/state.ts), so every
+ * process of a deployment answers alike: each request first reads what other processes changed.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isValidAddress } from '../chains/addresses.js';
+import { priceWalkProblems, type PriceWalk } from '../config/config.js';
 import { invalidRequest, orderNotFound } from '../errors.js';
 import type { ForcedOutcome } from '../orders/lifecycle.js';
 import { listLiquidity } from '../orders/queries.js';
+import { tokenKey, withPrice, withWalk } from '../sandbox/prices.js';
+import type { SandboxState } from '../sandbox/state.js';
 import type { Services } from '../services.js';
 
 type OrderRequest = FastifyRequest<{ Params: { id: string }; Body: unknown }>;
@@ -19,15 +24,19 @@ const outcomes: ForcedOutcome[] = ['success', 'failed', 'refunded'];
 /** Ten years: far enough for any expiry or delay, near enough that every date stays valid. */
 const maxAdvanceSeconds = 10 * 365 * 86_400;
 
-export async function sandboxRoutes(app: FastifyInstance, services: Services): Promise<void> {
-  const { lifecycle, view, clock, db, bitcoin } = services;
+/** The walk's deviation when a control starts it without one: 10% around the base. */
+const defaultDeviationBps = 1000;
+
+export async function sandboxRoutes(app: FastifyInstance, services: Services, state: SandboxState, pricesSettable: boolean): Promise<void> {
+  const { lifecycle, view, clock, db, bitcoin, catalogue } = services;
   const render = (order: Parameters<typeof view.render>[0]) => view.render(order, clock.now());
 
-  // Faults on request, so that integrators (and the contract suite) see how the API answers one.
-  let faults = 0;
   app.addHook('preHandler', async (request) => {
-    if (faults > 0 && /^\/v[34]\//.test(request.url)) {
-      faults--;
+    if (!/^\/(v[34]|sandbox)\//.test(request.url)) return;
+    await state.refresh();
+    // Faults on request, so that integrators (and the contract suite) see how the API answers one;
+    // taken one by one in the store, so that N faults fail N requests whichever process gets them.
+    if (state.current.faults > 0 && request.url[1] === 'v' && (await takeFault(state))) {
       throw new Error('sandbox: injected fault with internals that must not leak (10.0.0.7:5432)');
     }
   });
@@ -35,7 +44,7 @@ export async function sandboxRoutes(app: FastifyInstance, services: Services): P
     const count = objectBody(request.body).count ?? 1;
     if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > 1000)
       throw invalidRequest('count must be a whole number from 0 to 1000', { message: 'count' });
-    faults = count;
+    const { faults } = await state.update((values) => ({ ...values, faults: count }));
     return { faults };
   });
 
@@ -59,10 +68,63 @@ export async function sandboxRoutes(app: FastifyInstance, services: Services): P
     if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds < 0 || seconds > maxAdvanceSeconds) {
       throw invalidRequest(`seconds must be a whole number from 0 to ${maxAdvanceSeconds}`, { message: 'seconds' });
     }
-    clock.advance(seconds);
+    await state.update((values) => ({ ...values, clockOffsetMs: values.clockOffsetMs + seconds * 1000 }));
     await lifecycle.tick();
     return { now: new Date(clock.now()).toISOString() };
   });
+
+  // The market: every priced token's USD price, which quotes and order USD values use.
+  const priceList = () => {
+    const { prices, pricesRevision, walk } = state.current;
+    return {
+      revision: pricesRevision,
+      walk,
+      prices: services.config.tokens
+        .filter((token) => prices[tokenKey(token.chain, token.address)])
+        .map((token) => ({
+          chain: token.chain,
+          token: token.address,
+          symbol: token.symbol,
+          priceUsd: prices[tokenKey(token.chain, token.address)]!.usd,
+        })),
+    };
+  };
+  app.get('/sandbox/prices', async () => priceList());
+  if (pricesSettable) {
+    app.post('/sandbox/prices', async (request: FastifyRequest<{ Body: unknown }>) => {
+      const body = objectBody(request.body);
+      const chain = optionalString(body, 'chain') ?? '';
+      const address = optionalString(body, 'token') ?? '';
+      const token = catalogue.token(chain, address);
+      const key = token && tokenKey(token.chain, token.address);
+      if (!token || !key || !state.current.prices[key])
+        throw invalidRequest('chain and token must name a priced token of GET /sandbox/prices', {
+          expected: 'a priced token',
+          actual: `${chain}:${address}`,
+        });
+      const price = body.priceUsd;
+      if (typeof price !== 'string' || !/^\d{1,12}(\.\d{1,8})?$/.test(price) || !/[1-9]/.test(price))
+        throw invalidRequest('priceUsd must be a positive decimal string with at most 8 decimals, e.g. "97250.5"', {
+          expected: 'a positive decimal string',
+          actual: String(price),
+        });
+      await state.update((values) => withPrice(values, key, price));
+      return priceList();
+    });
+    app.post('/sandbox/prices/walk', async (request: FastifyRequest<{ Body: unknown }>) => {
+      const body = objectBody(request.body);
+      const walk = { maxDeviationBps: defaultDeviationBps, ...body } as PriceWalk;
+      const problems = priceWalkProblems(walk);
+      if (problems.length) throw invalidRequest(problems.join('; '), { message: problems.join('; ') });
+      const { intervalSeconds, maxStepBps, maxDeviationBps } = walk;
+      await state.update((values) => withWalk(values, { intervalSeconds, maxStepBps, maxDeviationBps }));
+      return priceList();
+    });
+    app.delete('/sandbox/prices/walk', async () => {
+      await state.update((values) => withWalk(values, null));
+      return priceList();
+    });
+  }
 
   // A wallet that builds its own payment needs its outputs and their funding transactions, as an
   // indexer would give them; the simulated chain then knows them when register-tx looks them up.
@@ -75,6 +137,16 @@ export async function sandboxRoutes(app: FastifyInstance, services: Services): P
   });
 
   app.get('/sandbox/liquidity', async () => ({ liquidity: await listLiquidity(db) }));
+}
+
+/** Takes one of the faults still to inject; false when another request (of any process) took the last. */
+async function takeFault(state: SandboxState): Promise<boolean> {
+  let taken = false;
+  await state.update((values) => {
+    taken = values.faults > 0;
+    return taken ? { ...values, faults: values.faults - 1 } : undefined;
+  });
+  return taken;
 }
 
 /** A control's body is a JSON object, or nothing for its defaults. */

@@ -52,6 +52,8 @@ export class Lifecycle {
     private readonly view: OrderView,
     private readonly clock: Clock,
     private readonly reads: OrderReads,
+    /** Brings what the clock reads up to date before a pass (the sandbox's offset, set by any process). */
+    private readonly beforePass: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   start(intervalMs: number): void {
@@ -72,6 +74,7 @@ export class Lifecycle {
   }
 
   private async pass(): Promise<void> {
+    await this.beforePass();
     const now = this.clock.now();
     for (const order of await ordersInProgress(this.db, false)) {
       if (this.chains.paymentWindowClosed(order, now)) {

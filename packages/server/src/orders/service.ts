@@ -20,6 +20,7 @@ import {
   type BitcoinAdapter,
   type DepositAddresses,
   type Prevout,
+  type Utxo,
 } from '../chains/bitcoin.js';
 import { buildSourceTransaction } from '../chains/transactions.js';
 import type { Clock } from '../clock.js';
@@ -28,7 +29,7 @@ import type { GatewayConfig, RouteKind } from '../config/config.js';
 import { DomainError, invalidOrderArgs, invalidRequest, orderNotFound } from '../errors.js';
 import { checkVolumeLimits } from '../quote/limits.js';
 import type { QuoteEngineContext } from '../quote/engine.js';
-import { requote, requotedQuoteIds } from '../quote/requote.js';
+import { requote } from '../quote/requote.js';
 import type { QuoteSeal } from '../quote/seal.js';
 import type { Database, Queryable } from '../store/database.js';
 import type { CursorCodec } from './cursor.js';
@@ -102,23 +103,18 @@ export class OrderService {
       throw new DomainError('ORDER_EXPIRED', 'the quote expired; request a new one', {
         message: `expired at ${new Date(sealed.exp).toISOString()}`,
       });
-    // The quote's id makes a second order from one quote a duplicate. Offramp and token-swap quotes
-    // come back without their seal from clients generated from the public V4 document: they are
-    // verified by quoting them again, and their id comes from that quote and the time it is sent.
-    let quoteIds: string[];
-    if (sealed) quoteIds = [sealed.id];
-    else if (route === 'onramp')
-      throw invalidOrderArgs('the quote was changed after get-quote, or was not issued by this service', {
-        message: 'signedQuoteData does not match the quote',
-      });
-    else
-      quoteIds = requotedQuoteIds(
-        route,
-        requote(route, quote, this.deps.quoteEngine),
-        clock.now(),
-        this.deps.config.quoteTtlSeconds * 1000,
-      );
-    const quoteId = quoteIds[0]!;
+    // A sealed quote's id makes a second order from that quote a duplicate. Offramp and token-swap
+    // quotes come back without their seal from clients generated from the public V4 document (and
+    // from every V3 client): they are verified by quoting them again, and each makes an order of
+    // its own, as a new quote would; the same swap repeated is a new swap, never a duplicate.
+    if (!sealed) {
+      if (route === 'onramp')
+        throw invalidOrderArgs('the quote was changed after get-quote, or was not issued by this service', {
+          message: 'signedQuoteData does not match the quote',
+        });
+      requote(route, quote, this.deps.quoteEngine, apiVersion);
+    }
+    const quoteId = sealed?.id ?? randomUUID();
     if (route !== 'onramp' && !this.refundAddress(route, quote)) {
       // Only a V3 token swap gets here (V4 requires refundAddress, a V3 offramp ownerAddress): the
       // source contract would hold the funds with no owner, so no order is created.
@@ -140,12 +136,12 @@ export class OrderService {
 
     const orderId = randomUUID();
     const reserveToken = quote.outputAmount;
+    // Read before the transaction: an indexer's answer is no part of it, and it would hold the locks while it waits.
+    const senderUtxos = route === 'onramp' && quote.sender ? await this.deps.bitcoin.utxos(quote.sender) : undefined;
     try {
       const response = await db.transaction(async (tx) => {
-        for (const id of quoteIds) {
-          const existing = await orderByQuote(tx, id);
-          if (existing) throw duplicate(existing);
-        }
+        const existing = await orderByQuote(tx, quoteId);
+        if (existing) throw duplicate(existing);
         if (limitedRoute) {
           await lockRouteVolume(tx, limitedRoute.srcChain, limitedRoute.src.address);
           const account = quote.sender ?? this.refundAddress(route, quote) ?? undefined;
@@ -162,7 +158,8 @@ export class OrderService {
             available: reservation.available,
           });
         }
-        const result = route === 'onramp' ? await this.onrampOrder(tx, orderId, quote) : this.sourceTransactionOrder(route, orderId, quote);
+        const result =
+          route === 'onramp' ? await this.onrampOrder(tx, orderId, quote, senderUtxos) : this.sourceTransactionOrder(route, orderId, quote);
         await insertOrder(tx, {
           id: orderId,
           quote_id: quoteId,
@@ -206,18 +203,18 @@ export class OrderService {
     return address ? normalizeAddress(this.deps.catalogue.kindOf(chain), address) : null;
   }
 
-  private async onrampOrder(tx: Queryable, orderId: string, quote: QuoteBody) {
+  private async onrampOrder(tx: Queryable, orderId: string, quote: QuoteBody, senderUtxos: Utxo[] | undefined) {
     const { bitcoin, depositAddresses } = this.deps;
     const address = depositAddresses.at(await nextDepositAddressIndex(tx));
     // Ties the payment to the order: register-tx looks for exactly these 32 bytes.
     const opReturnData = createHash('sha256').update(`order:${orderId}`).digest('hex');
     let psbtHex: string | null = null;
-    if (quote.sender) {
+    if (quote.sender && senderUtxos) {
       try {
         psbtHex = buildPaymentPsbt({
           network: bitcoin.network,
           sender: quote.sender,
-          utxos: await bitcoin.utxos(quote.sender),
+          utxos: senderUtxos,
           to: address,
           amount: BigInt(quote.inputAmount.amount),
           opReturnHex: opReturnData,

@@ -1,21 +1,15 @@
 /**
  * Verifying an offramp or token-swap quote that comes back without its seal. Clients generated from
  * the public V4 document pass quotes through models that have no `signedQuoteData` (nor
- * `ownerAddress`) for these routes, so create-order rebuilds the get-quote request from the quote's
- * own fields, quotes it again, and accepts the quote only when every value equals the new quote's
- * (null and absent being one value; the fields such a client drops are not compared when absent).
- * Prices come from the configured price source, so an unchanged quote re-quotes to itself; when
- * the price has moved, the client is told to request a new quote.
- *
- * Such a quote is issued, in effect, at create-order: it cannot be stale, as its values are the
- * current ones. What it lacks is the id a sealed quote carries, which makes a retried create-order
- * a duplicate: its id is derived from the quote as quoted again and the quote-lifetime window it is
- * sent in (requotedQuoteIds), so the same quote sent again within one lifetime finds its order.
+ * `ownerAddress`) for these routes, and the described V3 models have no `signedQuoteData` and no
+ * `refundAddress` (a V3 offramp names its `ownerAddress`); so create-order rebuilds the get-quote
+ * request from the quote's own fields, quotes it again at the current prices, and accepts the quote
+ * only when every value equals the new quote's (null and absent being one value; a field the
+ * client's models do not have is not compared when absent). When a value differs (the quote was
+ * changed, or prices moved since it was issued) the client is told which, and to request a new quote.
  */
-import { createHash } from 'node:crypto';
-import type { RouteKind } from '../config/config.js';
 import { invalidOrderArgs } from '../errors.js';
-import { bps } from './amounts.js';
+import { bps, formatScaled } from './amounts.js';
 import { computeQuote, grossOutput, rate, type QuoteEngineContext, type QuoteRequest } from './engine.js';
 import { canonicalJson } from './seal.js';
 
@@ -27,11 +21,24 @@ export type ReceivedQuote = Record<string, unknown> & {
   slippage: string | number;
 };
 
-/** Fields a client generated from the public V4 document does not send back for these routes. */
-const droppedByPublicModels = ['signedQuoteData', 'ownerAddress'];
+type ApiVersion = 'v3' | 'v4';
+
+/** Fields the client's models do not have for these routes: not compared when the quote comes without them. */
+const notInClientModels: Record<ApiVersion, string[]> = {
+  v4: ['signedQuoteData', 'ownerAddress'],
+  v3: ['signedQuoteData', 'ownerAddress', 'refundAddress'],
+};
+
+/** Differences named in a refusal, at most. */
+const namedDifferences = 6;
 
 /** The quote as get-quote answers it now; throws INVALID_ORDER_ARGS unless the received one is that quote. */
-export function requote(route: 'offramp' | 'tokenSwap', received: ReceivedQuote, context: QuoteEngineContext): Record<string, unknown> {
+export function requote(
+  route: 'offramp' | 'tokenSwap',
+  received: ReceivedQuote,
+  context: QuoteEngineContext,
+  apiVersion: ApiVersion,
+): Record<string, unknown> {
   const request = requestOf(route, received, context);
   let current: Record<string, unknown>;
   try {
@@ -41,38 +48,45 @@ export function requote(route: 'offramp' | 'tokenSwap', received: ReceivedQuote,
   } catch (error) {
     throw invalidOrderArgs('the quote cannot be issued again as it is; request a new quote', { message: (error as Error).message });
   }
+  const skipped = notInClientModels[apiVersion];
   const fields = [...new Set([...Object.keys(current), ...Object.keys(received)])]
-    .filter((field) => !(droppedByPublicModels.includes(field) && (received[field] ?? null) === null))
+    .filter((field) => !(skipped.includes(field) && (received[field] ?? null) === null))
     .filter((field) => field !== 'signedQuoteData')
     .sort();
-  const changed = fields.filter((field) => canonicalJson(current[field] ?? null) !== canonicalJson(received[field] ?? null));
-  if (changed.length) {
-    throw invalidOrderArgs('the quote differs from what this service quotes for it; it was changed, or prices moved: request a new quote', {
-      message: `changed fields: ${changed.join(', ')}`,
-    });
+  const differences = fields.flatMap((field) => differencesOf(field, received[field], current[field]));
+  if (differences.length) {
+    const named = differences.slice(0, namedDifferences).join('; ') + (differences.length > namedDifferences ? '; ...' : '');
+    throw invalidOrderArgs(
+      `the quote differs from what this service quotes for it now (${named}): it was changed, or prices moved since it was issued${pricesNow(request, context)}; request a new quote`,
+      { message: `changed fields: ${named}` },
+    );
   }
   return current;
 }
 
-/**
- * The quote ids of a re-quoted quote sent at `nowMs`: the id its order gets (of the current window
- * of `lifetimeMs`), then the previous window's. An order with either is the same quote sent again
- * less than one lifetime before (a client retrying after a timeout): a duplicate. One sent a whole
- * lifetime later or more makes a new order, as a quote requested again then would.
- */
-export function requotedQuoteIds(route: RouteKind, current: Record<string, unknown>, nowMs: number, lifetimeMs: number): [string, string] {
-  const window = Math.floor(nowMs / lifetimeMs);
-  const form = canonicalJson(current);
-  return [uuidOf(`${route}.${window}.${form}`), uuidOf(`${route}.${window - 1}.${form}`)];
+/** Where two values differ, as `path: sent X, now Y` (objects compared member by member, null and absent as one). */
+function differencesOf(path: string, sent: unknown, now: unknown): string[] {
+  if (canonicalJson(sent ?? null) === canonicalJson(now ?? null)) return [];
+  if (isObject(sent) && isObject(now))
+    return [...new Set([...Object.keys(sent), ...Object.keys(now)])]
+      .sort()
+      .flatMap((member) => differencesOf(`${path}.${member}`, sent[member], now[member]));
+  const shown = (value: unknown) =>
+    value === undefined || value === null ? 'absent' : isObject(value) || Array.isArray(value) ? 'changed' : String(value);
+  return [`${path}: sent ${shown(sent)}, now ${shown(now)}`];
 }
 
-/** A UUID (version 8: name-based, SHA-256) of a text. */
-function uuidOf(text: string): string {
-  const bytes = createHash('sha256').update(text).digest().subarray(0, 16);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x80;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The route's tokens' current USD prices, for the refusal's message. */
+function pricesNow(request: QuoteRequest, context: QuoteEngineContext): string {
+  const route = context.catalogue.route(request.srcChain, request.srcToken, request.dstChain, request.dstToken);
+  if (!route) return '';
+  const priced = [route.src, route.dst].flatMap((token) => {
+    const price = context.prices.usdPrice(token);
+    return price === undefined ? [] : [`${token.symbol} on ${token.chain} ${formatScaled(price, 2)} USD`];
+  });
+  return priced.length ? ` (prices now: ${priced.join(', ')})` : '';
 }
 
 /** The get-quote parameters a quote was issued for, read from its fields. */

@@ -141,6 +141,26 @@ const migrations: Array<{ id: string; sql: string }> = [
       CREATE TRIGGER orders_changed AFTER UPDATE ON orders FOR EACH ROW EXECUTE FUNCTION gateway_order_changed();
     `,
   },
+  {
+    // The sandbox's state (sandbox/state.ts: clock offset, faults to inject, prices and their walk)
+    // and the outputs the simulated Bitcoin chain handed out (chains/bitcoin.ts) live in the store,
+    // so that every process of a deployment answers alike, whichever got the control call.
+    id: '007_shared_sandbox',
+    sql: `
+      CREATE TABLE sandbox_state (
+        id integer PRIMARY KEY CHECK (id = 1),
+        version bigint NOT NULL,
+        state jsonb NOT NULL
+      );
+      CREATE TABLE simulated_bitcoin_outputs (
+        txid text NOT NULL,
+        vout integer NOT NULL,
+        script text NOT NULL,
+        value numeric(78, 0) NOT NULL,
+        PRIMARY KEY (txid, vout)
+      );
+    `,
+  },
 ];
 
 export async function migrate(db: Database): Promise<string[]> {
