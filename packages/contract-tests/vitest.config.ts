@@ -16,6 +16,9 @@ export default defineConfig({
     reporters: [new ContractReporter({ coverageFile }), 'default'],
     // Requests to a real server on loopback; a scenario polls an order through its lifecycle.
     testTimeout: 30_000,
+    // One file at a time: the sandbox's faults, clock and prices act on every request the target
+    // gets, so a file that moves a price or injects a fault must not share the target with another.
+    fileParallelism: false,
     hookTimeout: 60_000,
   },
 });

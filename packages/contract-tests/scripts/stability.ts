@@ -11,7 +11,7 @@
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { sandboxControls } from '@swap-gateway/test-support/sandbox';
-import { startDeployment } from '../src/deployment.js';
+import { deploymentCapabilities, startDeployment } from '../src/deployment.js';
 import { runSuite } from '../src/run-suite.js';
 
 const { values } = parseArgs({
@@ -78,6 +78,7 @@ try {
       GATEWAY_STAGING_URL: deployment.url,
       GATEWAY_API_KEY: suiteKey,
       GATEWAY_ALLOW_WRITES: '1',
+      GATEWAY_CAPABILITIES: deploymentCapabilities,
     });
     if (status !== 0) failed++;
     const seconds = ((Date.now() - started) / 1000).toFixed(1);

@@ -25,6 +25,11 @@ export const allCapabilities = [
   /** Has the sandbox control that makes its next requests fail inside the service, to show the documented 500. */
   'can inject faults',
   /**
+   * Has the sandbox controls of the market (`GET /sandbox/prices`, `POST /sandbox/prices`): the suite
+   * moves a token's USD price, which every user of the target sees, and puts it back.
+   */
+  'can move prices',
+  /**
    * Every error body carries `code`, `error` and `details` (null when there is nothing to add), as
    * the local implementations promise. The document itself requires only `code` of a V4 error
    * (`error` of a register-tx error), which is all staging is held to.

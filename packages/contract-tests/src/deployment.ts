@@ -1,8 +1,10 @@
 /**
  * A staging-like deployment of the gateway on this machine, started the way an operator deploys
  * it: a PostgreSQL cluster (Debian's, a throwaway one), API keys issued with the operator command
- * (`keys:issue` of @swap-gateway/server), and the server as a process of its own on that database.
- * The contract suite then reaches it only through its URL and a key, as it reaches a real staging.
+ * (`keys:issue` of @swap-gateway/server), and the server as two processes on that database
+ * (`--workers 2`: connections go to either), so that whatever one process is told the other must
+ * answer alike. The contract suite then reaches it only through its URL and a key, as it reaches a
+ * real staging.
  */
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -24,6 +26,21 @@ export function missingPostgres(): string | undefined {
   return 'missing' in postgres ? postgres.missing : undefined;
 }
 
+/** Server processes of the deployment. */
+const workers = 2;
+
+/**
+ * What the suite may do to this deployment beyond a shared staging: it has the deployment to
+ * itself, so it may use the sandbox controls that act on every user (the clock, faults, prices),
+ * and the deployment is the sandbox server, which sends full error bodies.
+ */
+export const deploymentCapabilities = [
+  'can advance the simulated chain',
+  'can inject faults',
+  'can move prices',
+  'sends full error bodies',
+].join(',');
+
 const serverDir = dirname(dirname(createRequire(import.meta.url).resolve('@swap-gateway/server')));
 const startupTimeoutMs = 30_000;
 
@@ -40,7 +57,7 @@ export async function startDeployment(settings: Record<string, string> = {}): Pr
   try {
     server = await startProcess({
       command: process.execPath,
-      args: (port) => [join(serverDir, 'dist/main.js'), '--host', '127.0.0.1', '--port', String(port)],
+      args: (port) => [join(serverDir, 'dist/main.js'), '--host', '127.0.0.1', '--port', String(port), '--workers', String(workers)],
       env,
       probePath: '/health',
       output: 'inherit',

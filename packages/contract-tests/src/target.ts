@@ -4,6 +4,8 @@
  * - `GATEWAY_TARGET=mock`    starts the Prism mock (`startMock`) on a free port;
  * - `GATEWAY_TARGET=server`  starts the sandbox server (`startServer`, in-memory storage) on a free port;
  * - `GATEWAY_TARGET=staging` uses `GATEWAY_STAGING_URL` (opt-in), read-only unless `GATEWAY_ALLOW_WRITES=1`;
+ *   `GATEWAY_CAPABILITIES` adds to what a staging is taken to offer (a staging the suite has to
+ *   itself may offer the sandbox controls that act on every user: the clock, faults, prices);
  * - `GATEWAY_BASE_URL=<url>` uses a running gateway at that address; with `GATEWAY_TARGET` it is
  *   taken as that kind of target, otherwise as a `custom` one whose capabilities come from
  *   `GATEWAY_CAPABILITIES` (comma-separated names, see capabilities.ts).
@@ -41,10 +43,18 @@ function capabilitiesOf(name: TargetName, env: Env): Capability[] {
         'can settle its own orders',
         'can be driven to its rate limit',
         'can inject faults',
+        'can move prices',
         'sends full error bodies',
       ];
     case 'staging':
-      return ['keeps state', 'applies business rules', ...(writes ? (['writes'] as const) : [])];
+      return [
+        ...new Set<Capability>([
+          'keeps state',
+          'applies business rules',
+          ...(writes ? (['writes'] as const) : []),
+          ...parseCapabilities(env.GATEWAY_CAPABILITIES ?? ''),
+        ]),
+      ];
     case 'custom':
       return parseCapabilities(env.GATEWAY_CAPABILITIES ?? '');
   }
