@@ -5,7 +5,7 @@
  * `--workers N` runs N processes on one port (PostgreSQL only). SIGINT/SIGTERM close it gracefully.
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from './config/config.js';
+import { ConfigError, loadConfig } from './config/config.js';
 import { startServer } from './server.js';
 import { checkWorkers, isWorkerProcess, superviseWorkers } from './workers.js';
 
@@ -44,17 +44,23 @@ if (!Number.isInteger(workers) || workers < 1) {
   console.error(`--workers must be a whole number of at least 1, got ${values.workers}\n${usage}`);
   process.exit(2);
 }
+/** A configuration the server cannot run with is said in its own words, not as a stack trace (exit 2). */
+function refuse(error: unknown): never {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(`[gateway] ${error.message}`);
+  process.exit(2);
+}
+
 if (workers > 1 && !isWorkerProcess()) {
-  const config = loadConfig({
-    configFile: options.configFile,
-    overrides: options.dataDir === undefined ? {} : { storage: { dataDir: options.dataDir } },
-  });
   let warnings: string[];
   try {
+    const config = loadConfig({
+      configFile: options.configFile,
+      overrides: options.dataDir === undefined ? {} : { storage: { dataDir: options.dataDir } },
+    });
     warnings = checkWorkers(workers, config);
   } catch (error) {
-    console.error(`[gateway] ${(error as Error).message}`);
-    process.exit(2);
+    refuse(error);
   }
   for (const warning of warnings) console.warn(`[gateway] ${warning}`);
   superviseWorkers(workers, (message) => console.log(`[gateway] ${message}`));
@@ -63,7 +69,7 @@ if (workers > 1 && !isWorkerProcess()) {
 }
 
 async function serve(): Promise<void> {
-  const server = await startServer({ ...options, logger: { level: process.env.LOG_LEVEL ?? 'info' } });
+  const server = await startServer({ ...options, logger: { level: process.env.LOG_LEVEL ?? 'info' } }).catch(refuse);
   server.app.log.info(`swap gateway listening on ${server.url} (storage: ${server.services.db.engine}; health: ${server.url}/health)`);
 
   let stopping = false;

@@ -5,11 +5,11 @@
  * limits are shared when Redis is configured. The primary only starts, replaces and stops workers.
  */
 import cluster from 'node:cluster';
-import type { GatewayConfig } from './config/config.js';
+import { ConfigError, type GatewayConfig } from './config/config.js';
 
 export function checkWorkers(count: number, config: GatewayConfig): string[] {
   if (count > 1 && !config.storage.databaseUrl) {
-    throw new Error('several workers need PostgreSQL (DATABASE_URL): the embedded store belongs to one process');
+    throw new ConfigError('several workers need PostgreSQL (DATABASE_URL): the embedded store belongs to one process');
   }
   if (count === 1) return [];
   return config.rateLimits.redisUrl ? [] : ['rate limits are counted per worker; set GATEWAY_REDIS_URL to count them together'];

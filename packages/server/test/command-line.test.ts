@@ -1,0 +1,49 @@
+/**
+ * The server's command line refuses what it cannot run with in one line of its own words (exit 2),
+ * never a stack trace: a bad option, and a configuration whose values contradict each other.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { sandboxConfigFile } from '../src/config/config.js';
+
+async function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stderr: string }> {
+  try {
+    // The build (the test task depends on it) starts in a fraction of tsx's time.
+    await promisify(execFile)(process.execPath, ['dist/main.js', ...args], {
+      env: { ...process.env, ...env },
+      timeout: 30_000,
+    });
+    return { code: 0, stderr: '' };
+  } catch (error) {
+    const failed = error as { code: number; stderr: string };
+    return { code: failed.code, stderr: failed.stderr };
+  }
+}
+
+describe('the command line', () => {
+  it('names a configuration it cannot run with in one line, exit 2', async () => {
+    const config = JSON.parse(readFileSync(sandboxConfigFile, 'utf8'));
+    const file = join(mkdtempSync(join(tmpdir(), 'gateway-config-')), 'config.json');
+    writeFileSync(file, JSON.stringify({ ...config, rateLimits: { ...config.rateLimits, anonymous: config.rateLimits.apiKey } }));
+    for (const workers of ['1', '2']) {
+      const answer = await run(['--config', file, '--port', '0', '--workers', workers], { DATABASE_URL: 'postgres://127.0.0.1:1/none' });
+      expect(answer.code, answer.stderr).toBe(2);
+      expect(answer.stderr.trim().split('\n')).toEqual([
+        '[gateway] invalid configuration:',
+        '- rateLimits.anonymous must be below rateLimits.apiKey',
+      ]);
+    }
+  });
+
+  it('refuses several workers on the embedded store in one line, exit 2', async () => {
+    const answer = await run(['--workers', '2', '--port', '0', '--data-dir', ':memory:']);
+    expect(answer.code).toBe(2);
+    expect(answer.stderr.trim()).toBe(
+      '[gateway] several workers need PostgreSQL (DATABASE_URL): the embedded store belongs to one process',
+    );
+  });
+});
