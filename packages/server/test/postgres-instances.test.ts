@@ -227,3 +227,47 @@ describe.skipIf('missing' in binaries)('one sandbox across two instances on one 
     expect(registered.status, JSON.stringify(registered.body)).toBe(200);
   });
 });
+
+describe.skipIf('missing' in binaries)('the sandbox clock with every instance running its lifecycle', () => {
+  let cluster: PostgresCluster;
+  let instances: RunningServer[];
+  let apis: Array<ReturnType<typeof client>>;
+
+  /** Payouts that take a while, as a real chain's do: another instance's pass can be mid-way through one. */
+  class SlowChains extends SimulatedChains {
+    override async sendPayout(order: OrderRow): Promise<string> {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      return super.sendPayout(order);
+    }
+  }
+
+  beforeAll(async () => {
+    cluster = await startPostgres(binaries as Exclude<typeof binaries, { missing: string }>);
+    instances = [];
+    for (let i = 0; i < 2; i++)
+      instances.push(
+        await testServer({
+          databaseUrl: cluster.url,
+          dataDir: undefined,
+          config: { lifecycle: { confirmationDelaySeconds: 30, payoutDelaySeconds: 30, tickMs: 10 } },
+          adapters: { settlement: new SlowChains(sandbox.lifecycle) },
+        }),
+      );
+    apis = instances.map((instance) => client(instance.url));
+  });
+  afterAll(async () => {
+    await Promise.all((instances ?? []).map((instance) => instance.close()));
+    await cluster?.stop();
+  });
+
+  it('answers an advance once what is due has happened, though the other instance started the payout', async () => {
+    for (let round = 0; round < 4; round++) {
+      const quote = (await apis[0]!.quote(offrampParams({ amount: String(1_500_000 + round) }))).body;
+      const id = (await apis[0]!.post('/v4/create-order', quote)).body.offramp.order_id as string;
+      expect((await apis[1]!.post(`/sandbox/orders/${id}/source-sent`, {})).status).toBe(200);
+      expect((await apis[round % 2]!.post('/sandbox/advance', { seconds: 31 })).status).toBe(200);
+      const status = (await apis[(round + 1) % 2]!.get(`/v4/get-order/${id}`)).body.status;
+      expect(status.inProgress?.pending_btc_payment?.txid, `round ${round}: ${JSON.stringify(status)}`).toMatch(/^[0-9a-f]{64}$/);
+    }
+  });
+});

@@ -69,7 +69,7 @@ export async function sandboxRoutes(app: FastifyInstance, services: Services, st
       throw invalidRequest(`seconds must be a whole number from 0 to ${maxAdvanceSeconds}`, { message: 'seconds' });
     }
     await state.update((values) => ({ ...values, clockOffsetMs: values.clockOffsetMs + seconds * 1000 }));
-    await lifecycle.tick();
+    await lifecycle.catchUp();
     return { now: new Date(clock.now()).toISOString() };
   });
 

@@ -41,9 +41,15 @@ type Effect = 'payout' | 'deliver' | 'refund' | 'fail';
 /** A claim without a result older than this is taken to be of an instance that died mid-way. */
 const effectLeaseSeconds = 300;
 
+/** How long `catchUp` waits for another instance's effect under way before it looks again, and how often at most. */
+const catchUpPauseMs = 100;
+const catchUpRounds = 50;
+
 export class Lifecycle {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  /** Set by a pass that found an effect due claimed by another instance and not done yet. */
+  private underWayElsewhere = false;
 
   constructor(
     private readonly db: Database,
@@ -71,6 +77,22 @@ export class Lifecycle {
   tick(): Promise<void> {
     this.running ??= this.pass().finally(() => (this.running = undefined));
     return this.running;
+  }
+
+  /**
+   * What is due now has happened when this resolves (the sandbox's clock control): a pass that
+   * starts after the call (one under way may have read the clock before it moved), then more while
+   * another instance is mid-way through an effect that is due (its payout sent, not yet recorded),
+   * for at most five seconds (an instance that died holds its claim for the lease).
+   */
+  async catchUp(): Promise<void> {
+    for (let round = 0; round < catchUpRounds; round++) {
+      await this.running;
+      this.underWayElsewhere = false;
+      await this.tick();
+      if (!this.underWayElsewhere) return;
+      await new Promise((resolve) => setTimeout(resolve, catchUpPauseMs));
+    }
   }
 
   private async pass(): Promise<void> {
@@ -159,7 +181,10 @@ export class Lifecycle {
    */
   private async once(order: OrderRow, effect: Exclude<Effect, 'fail'>): Promise<string | undefined> {
     const claim = await claimEffect(this.db, order.id, effect, effectLeaseSeconds);
-    if (!claim.claimed) return claim.effect === effect ? (claim.result ?? undefined) : undefined;
+    if (!claim.claimed) {
+      if (claim.effect === effect && claim.result == null) this.underWayElsewhere = true;
+      return claim.effect === effect ? (claim.result ?? undefined) : undefined;
+    }
     const txHash =
       effect === 'payout'
         ? await this.chains.sendPayout(order)
