@@ -2,8 +2,9 @@
 -- for, counting up from the second argument, interleaved between wrk's threads (the third argument:
 -- how many). The first argument names the parameter: `amount` (a new amount: the quote's figures are
 -- computed and written into its kept plan's template, src/quote/memo.ts), `recipient` (a new EVM
--- address, all lowercase, written into the same template once checked) or `affiliates` (a new
--- affiliate address with 25 bps: a new plan every request).
+-- address, all lowercase, written into the same template once checked), `amount+recipient` (both:
+-- every request a new user asking a new amount) or `affiliates` (a new affiliate address with 25
+-- bps: a new plan every request).
 local threads = 0
 
 function setup(thread)
@@ -22,12 +23,16 @@ end
 function request()
   local value = first_value + count * thread_count + index
   count = count + 1
-  if parameter == "amount" then
-    return wrk.format(nil, (wrk.path:gsub("amount=%d+", "amount=" .. string.format("%d", value))))
-  end
+  local path = wrk.path
   local address = string.format("0x%040x", value)
-  if parameter == "affiliates" then
-    return wrk.format(nil, (wrk.path:gsub("affiliates=[^&]+", function() return "affiliates=" .. address .. "%3A25" end)))
+  if parameter == "amount" or parameter == "amount+recipient" then
+    path = path:gsub("amount=%d+", "amount=" .. string.format("%d", value))
   end
-  return wrk.format(nil, (wrk.path:gsub("recipient=[^&]+", "recipient=" .. address)))
+  if parameter == "recipient" or parameter == "amount+recipient" then
+    path = path:gsub("recipient=[^&]+", "recipient=" .. address)
+  end
+  if parameter == "affiliates" then
+    path = path:gsub("affiliates=[^&]+", function() return "affiliates=" .. address .. "%3A25" end)
+  end
+  return wrk.format(nil, path)
 end

@@ -18,15 +18,22 @@
  * cores rather than by the target says so, and the target's CPU time per request, which depends
  * far less on what else the machine runs than requests per second do.
  *
+ * Two rows are the load a gateway sees rather than one request asked again: get-quote with a new
+ * amount and a new recipient every request while the sandbox's prices move every second, and the
+ * order flow of many users at once (bench/flow.mjs, a Node process of its own: get-quote,
+ * create-order, the source transaction sent, get-order once a second until settled), on every server.
+ *
  * BENCH_SECONDS per row (default 5), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (10), BENCH_THREADS of wrk (2),
  * BENCH_ORDER_QUOTES quotes prepared for each create-order row (12000), BENCH_ORDERS_READ orders each
- * get-order row reads in turn (200).
+ * get-order row reads in turn (200), BENCH_FLOW_USERS users of the flow rows (200), BENCH_FLOW_SECONDS (20).
+ * The figures are also written as JSON to bench/results/ (BENCH_JSON names another file), so that
+ * two builds can be compared.
  */
 import { execFileSync, execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { sandboxConfigFile, type GatewayConfig } from '../src/config/config.js';
@@ -41,6 +48,8 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const threads = Number(process.env.BENCH_THREADS ?? 2);
 const orderQuotes = Number(process.env.BENCH_ORDER_QUOTES ?? 12000);
 const ordersRead = Number(process.env.BENCH_ORDERS_READ ?? 200);
+const flowUsers = Number(process.env.BENCH_FLOW_USERS ?? 200);
+const flowSeconds = Number(process.env.BENCH_FLOW_SECONDS ?? 20);
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const serverMain = here('../dist/main.js');
@@ -61,10 +70,12 @@ const quoteQuery = new URLSearchParams({
 
 interface Row extends LoadResult {
   target: string;
-  operation: 'get-quote' | 'get-order' | 'create-order' | 'fixed JSON';
+  operation: 'get-quote' | 'get-order' | 'create-order' | 'fixed JSON' | `flow: ${string}`;
   generator: string;
   /** CPU use during the row, in % of one core. */
   cpu?: { target: number; postgres?: number; generator: number; machine: number };
+  /** A few of the failed calls, as answered. */
+  failureExamples?: string[];
 }
 
 function checkTools(): void {
@@ -88,13 +99,19 @@ const work = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
 /** One response in this many is checked against the document on the servers compared with the others. */
 const checkEvery = 100;
 
-/** The sandbox configuration, its rate limit out of the way, its WBTC liquidity enough for every create-order row, and responses checked one in `checkEvery`. */
-function benchConfig(checkResponses = { every: checkEvery }): string {
+/**
+ * The sandbox configuration, its rate limit out of the way, its liquidity enough for every
+ * create-order and flow row, orders settling within seconds of their source transaction (the flow
+ * rows wait for them), and responses checked one in `checkResponses`; with `priceWalk`, prices move.
+ */
+function benchConfig(checkResponses = { every: checkEvery }, priceWalk?: GatewayConfig['priceWalk']): string {
   const config = JSON.parse(readFileSync(sandboxConfigFile, 'utf8')) as GatewayConfig;
   config.rateLimits = { windowSeconds: 60, anonymous: 1_000_000_000, apiKey: 2_000_000_000 };
-  config.liquidity = config.liquidity.map((entry) => (entry.token === wbtcBob ? { ...entry, amount: '1000000000000000' } : entry));
+  config.liquidity = config.liquidity.map((entry) => ({ ...entry, amount: '1000000000000000000000' }));
+  config.lifecycle = { ...config.lifecycle, confirmationDelaySeconds: 2, payoutDelaySeconds: 2 };
   config.checkResponses = checkResponses;
-  const file = join(work, `config-${checkResponses.every}.json`);
+  if (priceWalk) config.priceWalk = priceWalk;
+  const file = join(work, `config-${checkResponses.every}${priceWalk ? '-walk' : ''}.json`);
   writeFileSync(file, JSON.stringify(config));
   return file;
 }
@@ -152,6 +169,42 @@ async function autocannon(url: string): Promise<Row> {
   };
 }
 
+/** The order flow of many users at once (bench/flow.mjs, its own process): one row per call, the target's CPU per request over all of them. */
+async function flowRows(target: string, url: string, watched: Watched): Promise<Row[]> {
+  const meters = { target: cpuMeter(watched.target), postgres: watched.postgres === undefined ? undefined : cpuMeter(watched.postgres) };
+  const start = { generator: reapedChildrenCpuSeconds(), machine: machineCpuSeconds(), at: performance.now() };
+  const { stdout } = await promisify(execFile)(process.execPath, [here('./flow.mjs'), url, String(flowUsers), String(flowSeconds)], {
+    maxBuffer: 16 * 1024 * 1024,
+    timeout: (flowSeconds + 60) * 1000,
+  });
+  const result = JSON.parse(stdout) as {
+    seconds: number;
+    calls: Record<string, { count: number; errors: number; perSecond: number; p50Ms: number; p99Ms: number; examples: string[] }>;
+  };
+  const share = (cpuSeconds: number) => (cpuSeconds / ((performance.now() - start.at) / 1000)) * 100;
+  const machine = machineCpuSeconds();
+  const cpu = {
+    target: share(meters.target()),
+    ...(meters.postgres ? { postgres: share(meters.postgres()) } : {}),
+    generator: share(reapedChildrenCpuSeconds() - start.generator),
+    machine: ((machine.busy - start.machine.busy) / (machine.total - start.machine.total)) * cpus().length * 100,
+  };
+  const all = Object.values(result.calls).reduce((sum, call) => sum + call.perSecond, 0);
+  return Object.entries(result.calls).map(([call, figures]) => ({
+    target,
+    operation: `flow: ${call}`,
+    generator: `flow.mjs, ${flowUsers} users`,
+    requestsPerSecond: figures.perSecond,
+    p50Ms: figures.p50Ms,
+    p99Ms: figures.p99Ms,
+    failures: figures.errors,
+    requests: figures.count,
+    // The target's CPU is shared over every call of the flow: each row shows it per request of all of them.
+    cpu: { ...cpu, target: (cpu.target * figures.perSecond) / all },
+    ...(figures.examples.length ? { failureExamples: figures.examples } : {}),
+  }));
+}
+
 /** Orders to read back in the get-order rows: a file of their ids, one a line. */
 async function someOrders(target: string, url: string): Promise<string> {
   const ids: string[] = [];
@@ -197,6 +250,7 @@ const checkingEveryResponse = 'server, embedded, every response checked';
 const everyAmountNew = 'server, embedded, a new amount every request';
 const everyWalletNew = 'server, embedded, a new recipient every request';
 const everyPlanNew = 'server, embedded, a new affiliate every request';
+const movingMarket = 'server, embedded, prices moving every second, a new amount and recipient every request';
 
 const startServer = (extra: string[], env: NodeJS.ProcessEnv, config: string) =>
   startProcess({
@@ -234,13 +288,13 @@ function build(): string {
 /**
  * Whether the kernel schedules the processes of each session as a group (autogroup). With it on and
  * both cores busy (2 workers, PostgreSQL and wrk), a runnable PostgreSQL backend was seen waiting
- * up to 1.5 s for a core: the server README has the measurements.
+ * up to 1.5 s for a core: bench/README.md has the measurements.
  */
 function groupScheduling(): string {
   const file = '/proc/sys/kernel/sched_autogroup_enabled';
   if (!existsSync(file)) return 'Kernel autogroup: not in this kernel.';
   const on = readFileSync(file, 'utf8').trim() === '1';
-  return `Kernel autogroup (${file}): ${on ? 'on, so PostgreSQL tails under saturated cores can reach seconds (server README)' : 'off'}.`;
+  return `Kernel autogroup (${file}): ${on ? 'on, so PostgreSQL tails under saturated cores can reach seconds (bench/README.md)' : 'off'}.`;
 }
 
 const loadAtStart = loadavg()[0]!;
@@ -299,6 +353,11 @@ async function main(): Promise<void> {
       config: benchConfig({ every: 1 }),
       quoteOnly: true,
     });
+    // Each price a random step of at most 0.1% every second, as a market moves.
+    await server(movingMarket, ['--data-dir', join(work, 'data-moving')], {}, undefined, {
+      config: benchConfig({ every: checkEvery }, { intervalSeconds: 1, maxStepBps: 10, maxDeviationBps: 500 }),
+      quoteOnly: true,
+    });
     const binaries = findPostgres();
     if ('missing' in binaries) {
       notes.push(`PostgreSQL rows skipped: ${binaries.missing}`);
@@ -330,16 +389,25 @@ async function main(): Promise<void> {
       await load('bare node:http', 'fixed JSON', await warmedUp(bare.url), { target: bare.pid }),
       await autocannon(bare.url),
     ]);
+    // Values from 10^8 in the warm-up, from 2 × 10^8 in the row (1 and 2 BTC as amounts): no run reaches the other's.
+    const newValues = (parameter: string, first: number) => ({
+      path: here('./new-values.lua'),
+      args: [parameter, String(first), String(threads)],
+      threads,
+    });
     for (const target of targets) {
       const url = `${target.process.url}/v4/get-quote?${quoteQuery}`;
+      if (target.name === movingMarket) {
+        rows.push(
+          await alone(target, async () => {
+            await warmedUp(url, newValues('amount+recipient', 100_000_000));
+            return load(target.name, 'get-quote', url, target.watched, newValues('amount+recipient', 200_000_000));
+          }),
+        );
+        continue;
+      }
       rows.push(await alone(target, async () => load(target.name, 'get-quote', await warmedUp(url), target.watched)));
       if (target.name === 'server, embedded') {
-        // Values from 10^8 in the warm-up, from 2 × 10^8 in the row (1 and 2 BTC as amounts): no run reaches the other's.
-        const newValues = (parameter: string, first: number) => ({
-          path: here('./new-values.lua'),
-          args: [parameter, String(first), String(threads)],
-          threads,
-        });
         for (const [row, parameter] of [
           [everyAmountNew, 'amount'],
           [everyWalletNew, 'recipient'],
@@ -361,9 +429,12 @@ async function main(): Promise<void> {
         await alone(target, async () => load(target.name, 'get-order', await warmedUp(url, ordersById), target.watched, ordersById)),
       );
     }
+    // Before the create-order rows, which leave thousands of orders open.
+    for (const target of targets.filter((target) => target.server && !target.quoteOnly))
+      rows.push(...(await alone(target, () => flowRows(target.name, target.process.url, target.watched))));
     for (const target of targets.filter((target) => target.server && !target.quoteOnly))
       rows.push(await alone(target, () => createOrderRow(target.name, target.process.url, target.watched)));
-    report(rows, notes);
+    writeResults(rows, notes, report(rows, notes));
   } finally {
     await Promise.all(processes.map((target) => target.stop()));
     await cluster?.stop();
@@ -404,7 +475,10 @@ function cpuShares(row: Row): string {
   return [target, postgres, generator, machine].map((share) => (share === undefined ? '-' : share.toFixed(0))).join(' / ');
 }
 
-function report(rows: Row[], notes: string[]): void {
+/** Whether each target was met in this run, with its sentence. */
+type Verdict = [string, boolean];
+
+function report(rows: Row[], notes: string[]): { targets: Verdict[]; beyond: Verdict[] } {
   const find = (target: string, operation: string, generator = 'wrk') =>
     rows.find((row) => row.target === target && row.operation === operation && row.generator === generator);
   const ceiling = find('bare node:http', 'fixed JSON')!.requestsPerSecond;
@@ -482,14 +556,24 @@ function report(rows: Row[], notes: string[]): void {
       `get-order, PostgreSQL 2 workers / 1 worker: ${fixed(ratio('server, PostgreSQL, 2 workers', 'get-order', 'server, PostgreSQL, 1 worker'), 2)}× (target > 1×)`,
       ratio('server, PostgreSQL, 2 workers', 'get-order', 'server, PostgreSQL, 1 worker') > 1,
     ],
+    [
+      `get-quote, ${movingMarket}: ${fixed(ratio(movingMarket, 'get-quote', 'Prism mock'), 1)}× the mock (target ≥ 5×)`,
+      ratio(movingMarket, 'get-quote', 'Prism mock') >= 5,
+    ],
     ...rows
-      .filter((row) => row.target.startsWith('server') && row.operation !== 'create-order')
+      .filter((row) => row.target.startsWith('server') && (row.operation === 'get-quote' || row.operation === 'get-order'))
       .map((row): [string, boolean] => [`${row.target} ${row.operation}: p99 ${fixed(row.p99Ms, 2)} ms (target ≤ 5 ms)`, row.p99Ms <= 5]),
+    ...rows
+      .filter((row) => row.operation.startsWith('flow: '))
+      .map((row): [string, boolean] => [`${row.target} ${row.operation}: p99 ${fixed(row.p99Ms, 2)} ms (target ≤ 50 ms)`, row.p99Ms <= 50]),
   ];
   // A row with failed requests meets nothing: its figures are not the operation's.
   const failing = rows.filter((row) => row.failures > 0);
   for (const row of failing)
-    checks.push([`${row.target} ${row.operation}: ${row.failures} non-2xx answers or socket errors (target 0)`, false]);
+    checks.push([
+      `${row.target} ${row.operation}: ${row.failures} non-2xx answers or socket errors (target 0)${row.failureExamples ? `, e.g. ${row.failureExamples.join(' | ')}` : ''}`,
+      false,
+    ]);
   // get-quote's targets were set on one quote asked again; quotes no request asked for before are held to them too.
   const beyond = [
     ...quoteTargets(everyAmountNew, 'embedded, a new amount every request'),
@@ -503,6 +587,29 @@ function report(rows: Row[], notes: string[]): void {
     "\nget-quote's targets for quotes no request asked for before (a bar beyond the targets, which were set on one quote asked again):",
   );
   beyond.forEach(verdict);
+  return { targets: checks, beyond };
+}
+
+/** The run's figures and verdicts as JSON (bench/results/, or BENCH_JSON), to compare two builds. */
+function writeResults(rows: Row[], notes: string[], verdicts: { targets: Verdict[]; beyond: Verdict[] }): void {
+  const at = new Date().toISOString();
+  const file = process.env.BENCH_JSON ?? here(`./results/${at.replace(/[:.]/g, '-')}.json`);
+  mkdirSync(dirname(file), { recursive: true });
+  const verdict = ([text, met]: Verdict) => ({ text, met });
+  const run = {
+    at,
+    build: build(),
+    node: process.version,
+    cores: cpus().length,
+    loadAverage: { start: loadAtStart, end: loadavg()[0] },
+    settings: { seconds, warmupSeconds, connections, threads, orderQuotes, ordersRead, flowUsers, flowSeconds },
+    rows,
+    notes,
+    targets: verdicts.targets.map(verdict),
+    beyond: verdicts.beyond.map(verdict),
+  };
+  writeFileSync(file, `${JSON.stringify(run, null, 2)}\n`);
+  console.log(`\nFigures written to ${file}`);
 }
 
 try {

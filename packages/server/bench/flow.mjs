@@ -1,0 +1,120 @@
+// Load generator of the order-flow rows, in a process of its own: `users` users at once, each one
+// swapping again and again as a wallet does: get-quote (an amount of its own every time), create-order
+// with the quote as answered, the source transaction sent (the sandbox's indexer told, as a user's
+// broadcast would be seen), then get-order once a second until the order settles. Offramps and
+// token swaps alternate. Prints one JSON line: per call, its count, errors and latency percentiles.
+//
+//   node bench/flow.mjs <base url> <users> <seconds>
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const [baseUrl, usersText, secondsText] = process.argv.slice(2);
+const users = Number(usersText);
+const endAt = performance.now() + Number(secondsText) * 1000;
+
+const routes = [
+  {
+    srcChain: 'bob',
+    dstChain: 'bitcoin',
+    srcToken: '0x03C7054BCB39f7b2e5B2c7AcB37583e32D70Cfa3',
+    dstToken: '0x0000000000000000000000000000000000000000',
+    recipient: (user) => ['bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', 'bc1q3ftg88fp55ek66v7jg5dl4q0esy96rd92epged'][user % 2],
+    amount: (swap) => String(200_000 + swap),
+  },
+  {
+    srcChain: 'base',
+    dstChain: 'ethereum',
+    srcToken: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+    dstToken: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+    recipient: (user) => `0x${(user + 1).toString(16).padStart(40, '0')}`,
+    amount: (swap) => String(50_000_000 + swap),
+  },
+];
+
+/** Latencies (ms) and errors of each call. */
+const calls = new Map();
+function record(call, started, ok) {
+  let stats = calls.get(call);
+  if (!stats) calls.set(call, (stats = { latencies: [], errors: 0, examples: [] }));
+  stats.latencies.push(performance.now() - started);
+  if (!ok) stats.errors++;
+}
+
+async function call(name, method, path, body) {
+  const started = performance.now();
+  try {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const answer = await response.json();
+    record(name, started, response.ok);
+    if (!response.ok) {
+      const stats = calls.get(name);
+      if (stats.examples.length < 3) stats.examples.push(`${response.status} ${JSON.stringify(answer).slice(0, 200)}`);
+      return undefined;
+    }
+    return answer;
+  } catch (error) {
+    record(name, started, false);
+    const stats = calls.get(name);
+    if (stats.examples.length < 3) stats.examples.push(String(error));
+    return undefined;
+  }
+}
+
+let settled = 0;
+async function user(index) {
+  // Users start spread over the first second, as they would arrive.
+  await sleep((index * 1000) / users);
+  for (let swap = 0; performance.now() < endAt; swap++) {
+    const route = routes[(index + swap) % routes.length];
+    const { recipient, amount, ...tokens } = route;
+    const query = new URLSearchParams({
+      ...tokens,
+      amount: amount(index * 1000 + swap),
+      recipient: recipient(index),
+      refundAddress: refundOf(index),
+    });
+    const quote = await call('get-quote', 'GET', `/v4/get-quote?${query}`);
+    const created = quote && (await call('create-order', 'POST', '/v4/create-order', quote));
+    const order = created && Object.values(created)[0];
+    // A user whose call failed tries again a moment later.
+    if (!order) {
+      await sleep(1000);
+      continue;
+    }
+    await call('source-sent (sandbox)', 'POST', `/sandbox/orders/${order.order_id}/source-sent`, {});
+    while (performance.now() < endAt) {
+      await sleep(1000);
+      const info = await call('get-order', 'GET', `/v4/get-order/${order.order_id}`);
+      if (info && !('inProgress' in info.status)) {
+        settled++;
+        break;
+      }
+    }
+  }
+}
+
+/** The refund address on the source chain: an EVM address of the user's own. */
+const refundOf = (index) => `0x${(index + 0x100000).toString(16).padStart(40, '0')}`;
+
+const started = performance.now();
+await Promise.all(Array.from({ length: users }, (_, index) => user(index)));
+const elapsedSeconds = (performance.now() - started) / 1000;
+
+const percentile = (sorted, fraction) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
+const result = { users, seconds: elapsedSeconds, settled, calls: {} };
+for (const [name, stats] of calls) {
+  const sorted = stats.latencies.sort((a, b) => a - b);
+  result.calls[name] = {
+    count: sorted.length,
+    errors: stats.errors,
+    perSecond: sorted.length / elapsedSeconds,
+    p50Ms: percentile(sorted, 0.5),
+    p99Ms: percentile(sorted, 0.99),
+    maxMs: sorted.at(-1) ?? Number.NaN,
+    examples: stats.examples,
+  };
+}
+console.log(JSON.stringify(result));
