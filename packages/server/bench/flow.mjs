@@ -30,15 +30,18 @@ const routes = [
   },
 ];
 
-/** Latencies (ms) and errors of each call. */
+/** Latencies (ms), errors and a few failed answers of each call. */
 const calls = new Map();
-function record(call, started, ok) {
-  let stats = calls.get(call);
-  if (!stats) calls.set(call, (stats = { latencies: [], errors: 0, examples: [] }));
+function record(call, started, failure) {
+  if (!calls.has(call)) calls.set(call, { latencies: [], errors: 0, examples: [] });
+  const stats = calls.get(call);
   stats.latencies.push(performance.now() - started);
-  if (!ok) stats.errors++;
+  if (failure === undefined) return;
+  stats.errors++;
+  if (stats.examples.length < 3) stats.examples.push(failure);
 }
 
+/** One call: its answer's JSON, or undefined when it failed (recorded with it). */
 async function call(name, method, path, body) {
   const started = performance.now();
   try {
@@ -48,17 +51,10 @@ async function call(name, method, path, body) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const answer = await response.json();
-    record(name, started, response.ok);
-    if (!response.ok) {
-      const stats = calls.get(name);
-      if (stats.examples.length < 3) stats.examples.push(`${response.status} ${JSON.stringify(answer).slice(0, 200)}`);
-      return undefined;
-    }
-    return answer;
+    record(name, started, response.ok ? undefined : `${response.status} ${JSON.stringify(answer).slice(0, 200)}`);
+    return response.ok ? answer : undefined;
   } catch (error) {
-    record(name, started, false);
-    const stats = calls.get(name);
-    if (stats.examples.length < 3) stats.examples.push(String(error));
+    record(name, started, String(error));
     return undefined;
   }
 }
