@@ -6,7 +6,8 @@
  * argument runs extra statements after the migrations, to try an index before writing a migration.
  */
 import { findPostgres, startPostgres } from '@swap-gateway/test-support/postgres';
-import { findOrder, listOrders, orderByQuote, ordersInProgress, routeVolume } from '../src/orders/queries.js';
+import { findOrder, listOrders, orderByQuote, ordersInProgress } from '../src/orders/queries.js';
+import { routeVolume } from '../src/volumes/queries.js';
 import { openDatabase, type Queryable } from '../src/store/database.js';
 import { migrate } from '../src/store/migrations.js';
 

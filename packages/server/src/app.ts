@@ -107,7 +107,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   registerOperations(app, source, { ...v4Operations(services), ...v3Operations(services) });
 
   app.get('/health', { config: { rateLimit: false } }, async () => {
-    await services.db.query('SELECT 1');
+    await services.db.ping();
     return { status: 'ok', storage: services.db.engine };
   });
 

@@ -15,6 +15,7 @@ import { loadConfig, type ConfigOverrides, type GatewayConfig } from './config/c
 import { ApiKeys } from './keys/keys.js';
 import { CursorCodec } from './orders/cursor.js';
 import { Lifecycle } from './orders/lifecycle.js';
+import { OrderEvents } from './orders/events.js';
 import { orderReads, type OrderReads } from './orders/reads.js';
 import { OrderService } from './orders/service.js';
 import { seedLiquidity } from './orders/queries.js';
@@ -24,7 +25,7 @@ import { QuoteSeal } from './quote/seal.js';
 import { sealedFields } from './quote/sealed-fields.js';
 import { QuoteMemo } from './quote/memo.js';
 import { QuoteService } from './quote/service.js';
-import { VolumeCache } from './quote/volume-cache.js';
+import { VolumeCache } from './volumes/cache.js';
 import { reconcileWithConfig, SandboxPrices, startPriceWalk } from './sandbox/prices.js';
 import { SandboxState } from './sandbox/state.js';
 import type { Services } from './services.js';
@@ -110,16 +111,11 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
     const view = new OrderView(catalogue, prices);
     // get-quote reads a route's volume sums at most once a second; every order written here drops them.
     const volumes = new VolumeCache(1000);
-    const opened = await orderReads(store.db);
-    storeReads = opened;
-    const reads: OrderReads = {
-      find: (idOrHash) => opened.find(idOrHash),
-      changed: (orderId) => {
-        opened.changed(orderId);
-        volumes.changed();
-      },
-      close: () => opened.close(),
-    };
+    const reads = await orderReads(store.db);
+    storeReads = reads;
+    const events = new OrderEvents();
+    events.subscribe((orderId) => reads.changed(orderId));
+    events.subscribe(() => volumes.changed());
     const quoteEngine = { config, catalogue, prices, bitcoinNetwork: bitcoin.network, bitcoinFeeRate: bitcoin.feeRate() };
     const quotes = new QuoteService(store.db, quoteEngine, seal, clock, volumes, new QuoteMemo(quoteMemoLimits, () => prices.revision()));
     const orders = new OrderService({
@@ -134,9 +130,10 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
       depositAddresses: new DepositAddresses(config.bitcoin.depositXpub, bitcoin.network),
       view,
       reads,
+      events,
     });
     const settlement = options.adapters?.settlement ?? new SimulatedChains(config.lifecycle);
-    const lifecycle = new Lifecycle(store.db, catalogue, settlement, view, clock, reads, () => sandbox?.refresh() ?? Promise.resolve());
+    const lifecycle = new Lifecycle(store.db, catalogue, settlement, view, clock, events, () => sandbox?.refresh() ?? Promise.resolve());
     const services: Services = {
       config,
       catalogue,

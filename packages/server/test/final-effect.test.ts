@@ -8,14 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimulatedChains } from '../src/chains/settlement.js';
 import type { ChainKind } from '../src/config/config.js';
 import { loadConfig, type RunningServer } from '../src/index.js';
-import type { OrderRow } from '../src/orders/queries.js';
+import type { SettlementOrder } from '../src/chains/settlement.js';
 import { client, offrampParams, testServer, tokenSwapParams } from './helpers.js';
 
 /** The simulated chains, recording every call that moves funds and holding each until released. */
 class HeldChains extends SimulatedChains {
   readonly calls: string[] = [];
   private held: Array<() => void> = [];
-  private async hold(effect: string, order: OrderRow): Promise<void> {
+  private async hold(effect: string, order: SettlementOrder): Promise<void> {
     this.calls.push(`${effect}:${order.id}`);
     await new Promise<void>((resolve) => this.held.push(resolve));
   }
@@ -26,15 +26,15 @@ class HeldChains extends SimulatedChains {
   release(): void {
     for (const resolve of this.held.splice(0)) resolve();
   }
-  override async sendPayout(order: OrderRow): Promise<string> {
+  override async sendPayout(order: SettlementOrder): Promise<string> {
     await this.hold('payout', order);
     return super.sendPayout(order);
   }
-  override async deliver(order: OrderRow, chain: ChainKind): Promise<string> {
+  override async deliver(order: SettlementOrder, chain: ChainKind): Promise<string> {
     await this.hold('deliver', order);
     return super.deliver(order, chain);
   }
-  override async refund(order: OrderRow, chain: ChainKind): Promise<string> {
+  override async refund(order: SettlementOrder, chain: ChainKind): Promise<string> {
     await this.hold('refund', order);
     return super.refund(order, chain);
   }

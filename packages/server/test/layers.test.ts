@@ -27,3 +27,44 @@ describe('the domain imports no HTTP', () => {
     expect(http).toEqual([]);
   });
 });
+
+/** The modules each folder may not import from, and why. */
+const borders: Array<{ folder: string; forbidden: RegExp; why: string }> = [
+  { folder: 'volumes', forbidden: /(^|\/)(orders|quote)\//, why: 'volume sums are read by get-quote and create-order alike' },
+  { folder: 'quote', forbidden: /(^|\/)orders\//, why: 'create-order reads quotes, not the other way round' },
+  { folder: 'chains', forbidden: /(^|\/)orders\//, why: 'the chain adapters take domain orders, not store rows' },
+  { folder: 'handlers', forbidden: /(^|\/)store\/|queries\.js$/, why: 'handlers run no SQL' },
+];
+
+describe('the borders between the domain modules', () => {
+  const folderFiles = (folder: string) =>
+    readdirSync(join(source, folder))
+      .filter((name) => name.endsWith('.ts'))
+      .map((name) => `${folder}/${name}`);
+
+  it.each(borders.flatMap(({ folder, forbidden, why }) => folderFiles(folder).map((file) => [file, forbidden, why] as const)))(
+    '%s keeps its border',
+    (file, forbidden, why) => {
+      expect(
+        imports(file).filter((from) => forbidden.test(from)),
+        why,
+      ).toEqual([]);
+    },
+  );
+
+  it('app.ts and the handlers run no SQL: no store, no queries, no query calls', () => {
+    for (const file of ['app.ts', ...folderFiles('handlers')]) {
+      const text = readFileSync(join(source, file), 'utf8');
+      expect(
+        imports(file).filter((from) => /(^|\/)store\/|queries\.js$/.test(from)),
+        file,
+      ).toEqual([]);
+      expect(text.match(/\.query\(|\bSELECT\b|\bINSERT\b|\bUPDATE\b/g), file).toBeNull();
+    }
+  });
+
+  it('the domain tells a duplicate by the store error, not by an SQL state', () => {
+    for (const file of files.filter((name) => !name.startsWith('store/')))
+      expect(readFileSync(join(source, file), 'utf8'), file).not.toMatch(/'23505'|SQLSTATE/);
+  });
+});

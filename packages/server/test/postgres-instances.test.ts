@@ -11,7 +11,7 @@ import { SimulatedBitcoin } from '../src/chains/bitcoin.js';
 import { SimulatedChains } from '../src/chains/settlement.js';
 import type { ChainKind } from '../src/config/config.js';
 import { loadConfig, type RunningServer } from '../src/index.js';
-import type { OrderRow } from '../src/orders/queries.js';
+import type { SettlementOrder } from '../src/chains/settlement.js';
 import { client, offrampParams, onrampParams, testServer, tronOfframpParams, wbtcBob } from './helpers.js';
 import { findPostgres, startPostgres, type PostgresCluster } from '@swap-gateway/test-support/postgres';
 import { signedPayment, wallet } from './wallets.js';
@@ -28,16 +28,16 @@ const sandbox = loadConfig({ env: {} });
 /** The simulated chains, counting every call that would move funds; each call takes a few ms, as a real one would. */
 class CountingChains extends SimulatedChains {
   readonly calls = new Map<string, number>();
-  private count(effect: string, order: OrderRow): Promise<void> {
+  private count(effect: string, order: SettlementOrder): Promise<void> {
     const key = `${effect}:${order.id}`;
     this.calls.set(key, (this.calls.get(key) ?? 0) + 1);
     return new Promise((resolve) => setTimeout(resolve, 5));
   }
-  override async sendPayout(order: OrderRow): Promise<string> {
+  override async sendPayout(order: SettlementOrder): Promise<string> {
     await this.count('payout', order);
     return super.sendPayout(order);
   }
-  override async deliver(order: OrderRow, chain: ChainKind): Promise<string> {
+  override async deliver(order: SettlementOrder, chain: ChainKind): Promise<string> {
     await this.count('deliver', order);
     return super.deliver(order, chain);
   }
@@ -235,7 +235,7 @@ describe.skipIf('missing' in binaries)('the sandbox clock with every instance ru
 
   /** Payouts that take a while, as a real chain's do: another instance's pass can be mid-way through one. */
   class SlowChains extends SimulatedChains {
-    override async sendPayout(order: OrderRow): Promise<string> {
+    override async sendPayout(order: SettlementOrder): Promise<string> {
       await new Promise((resolve) => setTimeout(resolve, 150));
       return super.sendPayout(order);
     }

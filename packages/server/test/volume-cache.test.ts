@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VolumeCache } from '../src/quote/volume-cache.js';
+import { VolumeCache } from '../src/volumes/cache.js';
 
 describe('VolumeCache', () => {
   const counting = () => {

@@ -9,8 +9,28 @@
  */
 import { createHash } from 'node:crypto';
 import bs58 from 'bs58';
-import type { ChainKind } from '../config/config.js';
-import type { OrderRow } from '../orders/queries.js';
+import type { ChainKind, RouteKind } from '../config/config.js';
+
+/** An order as the chains are asked about it: the domain's terms, not the store's row. */
+export interface SettlementOrder {
+  id: string;
+  route: RouteKind;
+  srcChain: string;
+  srcToken: string;
+  srcAmount: string;
+  dstChain: string;
+  dstToken: string;
+  dstAmount: string;
+  recipient: string;
+  /** Who gets a refund: the refund address, else the sender. */
+  refundAddress: string | null;
+  createdMs: number;
+  /** When the source transaction was seen, and its hash; null before. */
+  sourceSeenMs: number | null;
+  sourceTxHash: string | null;
+  /** When an offramp's payout was sent; null before. */
+  payoutSentMs: number | null;
+}
 
 /**
  * The lifecycle claims every payout, delivery and refund in the database before calling the
@@ -19,16 +39,16 @@ import type { OrderRow } from '../orders/queries.js';
  * the order id as the idempotency key of the transfer.
  */
 export interface SettlementAdapter {
-  sourceConfirmed(order: OrderRow, nowMs: number): boolean;
+  sourceConfirmed(order: SettlementOrder, nowMs: number): boolean;
   /** No source transaction was seen within the payment window: the order expires. */
-  paymentWindowClosed(order: OrderRow, nowMs: number): boolean;
+  paymentWindowClosed(order: SettlementOrder, nowMs: number): boolean;
   /** Sends the Bitcoin payout of an offramp; resolves to its txid. */
-  sendPayout(order: OrderRow): Promise<string>;
-  payoutConfirmed(order: OrderRow, nowMs: number): boolean;
+  sendPayout(order: SettlementOrder): Promise<string>;
+  payoutConfirmed(order: SettlementOrder, nowMs: number): boolean;
   /** Delivers the output on the destination chain; resolves to the transaction hash. */
-  deliver(order: OrderRow, chain: ChainKind): Promise<string>;
+  deliver(order: SettlementOrder, chain: ChainKind): Promise<string>;
   /** Returns the input on the source chain; resolves to the transaction hash. */
-  refund(order: OrderRow, chain: ChainKind): Promise<string>;
+  refund(order: SettlementOrder, chain: ChainKind): Promise<string>;
 }
 
 export class SimulatedChains implements SettlementAdapter {
@@ -36,27 +56,27 @@ export class SimulatedChains implements SettlementAdapter {
     private readonly delays: { confirmationDelaySeconds: number; payoutDelaySeconds: number; unpaidOrderExpirySeconds: number },
   ) {}
 
-  sourceConfirmed(order: OrderRow, nowMs: number): boolean {
-    return order.src_seen_ms !== null && nowMs >= order.src_seen_ms + this.delays.confirmationDelaySeconds * 1000;
+  sourceConfirmed(order: SettlementOrder, nowMs: number): boolean {
+    return order.sourceSeenMs !== null && nowMs >= order.sourceSeenMs + this.delays.confirmationDelaySeconds * 1000;
   }
 
-  paymentWindowClosed(order: OrderRow, nowMs: number): boolean {
-    return order.src_seen_ms === null && nowMs >= order.created_ms + this.delays.unpaidOrderExpirySeconds * 1000;
+  paymentWindowClosed(order: SettlementOrder, nowMs: number): boolean {
+    return order.sourceSeenMs === null && nowMs >= order.createdMs + this.delays.unpaidOrderExpirySeconds * 1000;
   }
 
-  async sendPayout(order: OrderRow): Promise<string> {
+  async sendPayout(order: SettlementOrder): Promise<string> {
     return simulatedHash('bitcoin', `payout:${order.id}`);
   }
 
-  payoutConfirmed(order: OrderRow, nowMs: number): boolean {
-    return order.payout_sent_ms !== null && nowMs >= order.payout_sent_ms + this.delays.payoutDelaySeconds * 1000;
+  payoutConfirmed(order: SettlementOrder, nowMs: number): boolean {
+    return order.payoutSentMs !== null && nowMs >= order.payoutSentMs + this.delays.payoutDelaySeconds * 1000;
   }
 
-  async deliver(order: OrderRow, chain: ChainKind): Promise<string> {
+  async deliver(order: SettlementOrder, chain: ChainKind): Promise<string> {
     return simulatedHash(chain, `deliver:${order.id}`);
   }
 
-  async refund(order: OrderRow, chain: ChainKind): Promise<string> {
+  async refund(order: SettlementOrder, chain: ChainKind): Promise<string> {
     return simulatedHash(chain, `refund:${order.id}`);
   }
 }

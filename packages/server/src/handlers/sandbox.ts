@@ -12,7 +12,6 @@ import { isValidAddress } from '../chains/addresses.js';
 import { priceWalkProblems, type PriceWalk } from '../config/config.js';
 import { invalidRequest, orderNotFound } from '../errors.js';
 import type { ForcedOutcome } from '../orders/lifecycle.js';
-import { listLiquidity } from '../orders/queries.js';
 import { tokenKey, withPrice, withWalk } from '../sandbox/prices.js';
 import type { SandboxState } from '../sandbox/state.js';
 import type { Services } from '../services.js';
@@ -28,7 +27,7 @@ const maxAdvanceSeconds = 10 * 365 * 86_400;
 const defaultDeviationBps = 1000;
 
 export async function sandboxRoutes(app: FastifyInstance, services: Services, state: SandboxState, pricesSettable: boolean): Promise<void> {
-  const { lifecycle, view, clock, db, bitcoin, catalogue } = services;
+  const { lifecycle, view, clock, orders, bitcoin, catalogue } = services;
   const render = (order: Parameters<typeof view.render>[0]) => view.render(order, clock.now());
 
   app.addHook('preHandler', async (request) => {
@@ -136,7 +135,7 @@ export async function sandboxRoutes(app: FastifyInstance, services: Services, st
     return { utxos: utxos.map(({ txid, vout, value, transactionHex }) => ({ txid, vout, value: value.toString(), transactionHex })) };
   });
 
-  app.get('/sandbox/liquidity', async () => ({ liquidity: await listLiquidity(db) }));
+  app.get('/sandbox/liquidity', async () => ({ liquidity: await orders.liquidity() }));
 }
 
 /** Takes one of the faults still to inject; false when another request (of any process) took the last. */

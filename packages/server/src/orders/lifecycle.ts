@@ -11,13 +11,13 @@
  * and an order has one final effect (delivery or payout, refund, forced failure), claimed once, so a
  * refund or failure forced while the delivery is under way is refused rather than both happening.
  */
-import type { SettlementAdapter } from '../chains/settlement.js';
+import type { SettlementAdapter, SettlementOrder } from '../chains/settlement.js';
 import { simulatedHash, transactionHashProblem } from '../chains/settlement.js';
 import type { Clock } from '../clock.js';
 import type { Catalogue } from '../config/catalogue.js';
 import { invalidRequest, orderNotFound, OrderStateError } from '../errors.js';
 import type { Database } from '../store/database.js';
-import type { OrderReads } from './reads.js';
+import type { OrderEvents } from './events.js';
 import {
   claimEffect,
   findOrder,
@@ -57,7 +57,7 @@ export class Lifecycle {
     private readonly chains: SettlementAdapter,
     private readonly view: OrderView,
     private readonly clock: Clock,
-    private readonly reads: OrderReads,
+    private readonly events: OrderEvents,
     /** Brings what the clock reads up to date before a pass (the sandbox's offset, set by any process). */
     private readonly beforePass: () => Promise<void> = () => Promise.resolve(),
   ) {}
@@ -99,21 +99,21 @@ export class Lifecycle {
     await this.beforePass();
     const now = this.clock.now();
     for (const order of await ordersInProgress(this.db, false)) {
-      if (this.chains.paymentWindowClosed(order, now)) {
+      if (this.chains.paymentWindowClosed(settlementOrder(order), now)) {
         await this.settle(order, 'failed', {
           failed: { reason: 'expired', message: 'no source transaction was seen in time; the reserved liquidity is released' },
         });
       }
     }
     for (const order of await ordersInProgress(this.db, true)) {
-      if (!this.chains.sourceConfirmed(order, now)) continue;
+      if (!this.chains.sourceConfirmed(settlementOrder(order), now)) continue;
       if (order.route === 'offramp' && !order.payout_txid) {
         const txid = await this.once(order, 'payout');
         if (txid) {
           await markPayoutSent(this.db, order.id, txid, now);
-          this.reads.changed(order.id);
+          this.events.changed(order.id);
         }
-      } else if (order.route !== 'offramp' || this.chains.payoutConfirmed(order, now)) {
+      } else if (order.route !== 'offramp' || this.chains.payoutConfirmed(settlementOrder(order), now)) {
         const delivery = await this.delivery(order);
         if (delivery) await this.settle(order, 'success', { transfers: [delivery] });
       }
@@ -130,7 +130,7 @@ export class Lifecycle {
     const hash = txHash ? normalizeHash(txHash) : simulatedHash(kind, `source:${order.id}`);
     if (!(await markSourceSeen(this.db, order.id, hash, this.clock.now())))
       throw conflict('the order already has a source transaction, or is settled');
-    this.reads.changed(order.id);
+    this.events.changed(order.id);
     return this.order(orderId);
   }
 
@@ -151,7 +151,7 @@ export class Lifecycle {
 
   private async settle(order: OrderRow, status: 'success' | 'failed' | 'refunded', outcome: Outcome): Promise<boolean> {
     const settled = await this.db.transaction((tx) => settleOrder(tx, order, status, outcome, this.clock.now()));
-    if (settled) this.reads.changed(order.id);
+    if (settled) this.events.changed(order.id);
     return settled;
   }
 
@@ -187,10 +187,10 @@ export class Lifecycle {
     }
     const txHash =
       effect === 'payout'
-        ? await this.chains.sendPayout(order)
+        ? await this.chains.sendPayout(settlementOrder(order))
         : effect === 'deliver'
-          ? await this.chains.deliver(order, this.catalogue.kindOf(order.dst_chain)!)
-          : await this.chains.refund(order, this.catalogue.kindOf(order.src_chain)!);
+          ? await this.chains.deliver(settlementOrder(order), this.catalogue.kindOf(order.dst_chain)!)
+          : await this.chains.refund(settlementOrder(order), this.catalogue.kindOf(order.src_chain)!);
     await recordEffect(this.db, order.id, effect, txHash);
     return txHash;
   }
@@ -208,3 +208,23 @@ export class Lifecycle {
 }
 
 const conflict = (message: string) => new OrderStateError(message);
+
+/** The order in the terms the chain adapters take. */
+function settlementOrder(row: OrderRow): SettlementOrder {
+  return {
+    id: row.id,
+    route: row.route,
+    srcChain: row.src_chain,
+    srcToken: row.src_token,
+    srcAmount: row.src_amount,
+    dstChain: row.dst_chain,
+    dstToken: row.dst_token,
+    dstAmount: row.dst_amount,
+    recipient: row.recipient,
+    refundAddress: row.refund_address ?? row.sender,
+    createdMs: row.created_ms,
+    sourceSeenMs: row.src_seen_ms,
+    sourceTxHash: row.src_tx_hash,
+    payoutSentMs: row.payout_sent_ms,
+  };
+}

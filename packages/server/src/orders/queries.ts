@@ -238,36 +238,6 @@ export async function listLiquidity(db: Queryable): Promise<Array<{ chain: strin
 }
 
 /**
- * The amount of a route's source token in orders taken (in progress or successful; failed and
- * refunded ones do not count): one account's since a time (as sender or refund address), or all
- * open orders'. The global sum is answered from the orders_open_volume index.
- */
-export async function routeVolume(
-  db: Queryable,
-  srcChain: string,
-  srcToken: string,
-  scope: { account: string; sinceMs: number } | 'open',
-): Promise<bigint> {
-  const [where, params] =
-    scope === 'open'
-      ? [`status = 'inProgress'`, []]
-      : ['(sender = $3 OR refund_address = $3) AND created_at > $4', [scope.account, iso(scope.sinceMs)]];
-  const [row] = await db.query<{ total: string }>(
-    `SELECT COALESCE(SUM(src_amount), 0)::text AS total FROM orders WHERE src_chain = $1 AND src_token = $2 AND status IN ('inProgress', 'success') AND ${where}`,
-    [srcChain, srcToken, ...params],
-  );
-  return BigInt(row!.total);
-}
-
-/**
- * Serialises the create-orders of one route until the transaction ends (PostgreSQL advisory lock;
- * PGlite runs one transaction at a time anyway), so the limit check and the insert are one step.
- */
-export async function lockRouteVolume(tx: Queryable, srcChain: string, srcToken: string): Promise<void> {
-  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`volume:${srcChain}:${srcToken}`]);
-}
-
-/**
  * Claims the final effect of an order (its delivery or offramp payout, its refund, or a forced
  * failure) before it happens: an order has one, so of several instances, and of a delivery and a
  * refund forced meanwhile, exactly one goes ahead. Answers `claimed` to the one that must perform

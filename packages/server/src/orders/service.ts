@@ -27,17 +27,18 @@ import type { Clock } from '../clock.js';
 import type { Catalogue } from '../config/catalogue.js';
 import type { GatewayConfig, RouteKind } from '../config/config.js';
 import { DomainError, invalidOrderArgs, invalidRequest, orderNotFound } from '../errors.js';
-import { checkVolumeLimits } from '../quote/limits.js';
+import { checkVolumeLimits } from '../volumes/limits.js';
+import { lockRouteVolume } from '../volumes/queries.js';
 import type { QuoteEngineContext } from '../quote/engine.js';
 import { requote } from '../quote/requote.js';
 import type { QuoteSeal } from '../quote/seal.js';
-import type { Database, Queryable } from '../store/database.js';
+import { UniqueViolation, type Database, type Queryable } from '../store/database.js';
 import type { CursorCodec } from './cursor.js';
 import {
   findOrder,
   insertOrder,
+  listLiquidity,
   listOrders,
-  lockRouteVolume,
   markSourceSeen,
   nextDepositAddressIndex,
   orderByQuote,
@@ -45,6 +46,7 @@ import {
   reserveLiquidity,
   type OrderRow,
 } from './queries.js';
+import type { OrderEvents } from './events.js';
 import type { OrderReads } from './reads.js';
 import type { OrderView } from './view.js';
 
@@ -61,6 +63,7 @@ export interface OrderServiceDeps {
   depositAddresses: DepositAddresses;
   view: OrderView;
   reads: OrderReads;
+  events: OrderEvents;
 }
 
 type QuoteBody = Record<string, unknown> & {
@@ -181,12 +184,12 @@ export class OrderService {
         });
         return result.response;
       });
-      // Committed: what reads orders in memory (the volume sums of get-quote) must see it.
-      this.deps.reads.changed(orderId);
+      // Committed: what keeps orders in memory (the volume sums of get-quote) must see it.
+      this.deps.events.changed(orderId);
       return response;
     } catch (error) {
       // Two requests with one quote on PostgreSQL: the second insert hits the unique quote_id.
-      if ((error as { code?: string }).code === '23505') {
+      if (error instanceof UniqueViolation) {
         const existing = await orderByQuote(db, quoteId);
         if (existing) throw duplicate(existing);
       }
@@ -328,7 +331,7 @@ export class OrderService {
       await bitcoin.broadcast(hex);
       return true;
     });
-    if (registered) this.deps.reads.changed(order.id);
+    if (registered) this.deps.events.changed(order.id);
     else {
       // Another request registered a payment first: the same one is fine, another is not.
       const current = await findOrder(db, orderId);
@@ -353,6 +356,11 @@ export class OrderService {
       prevouts.push(prevout);
     }
     return prevouts;
+  }
+
+  /** The market maker's liquidity per token: what it holds and what open orders reserve. */
+  liquidity(): ReturnType<typeof listLiquidity> {
+    return listLiquidity(this.deps.db);
   }
 
   async get(idOrHash: string): Promise<GatewayOrderInfoV3> {

@@ -3,17 +3,17 @@
  * for from the plan's template (quote/template.ts) unless it is the plan's last quote, and seals it
  * (quote/seal.ts). Nothing is stored: the seal carries the quote's id and expiry, and create-order
  * verifies it. Only a route with volume limits reads the store, to answer an exceeded limit early,
- * and then through a cache of the sums (quote/volume-cache.ts); create-order enforces the limits exactly.
+ * and then through a cache of the sums (volumes/cache.ts); create-order enforces the limits exactly.
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Queryable } from '../store/database.js';
 import { planQuote, type QuoteEngineContext, type QuoteRequest } from './engine.js';
-import { checkVolumeLimits } from './limits.js';
+import { checkVolumeLimits } from '../volumes/limits.js';
 import { IssuablePlan, type QuoteMemo } from './memo.js';
 import type { QuoteSeal } from './seal.js';
 import { QuoteTemplate } from './template.js';
-import type { VolumeCache } from './volume-cache.js';
+import type { VolumeCache } from '../volumes/cache.js';
 
 export class QuoteService {
   constructor(

@@ -12,6 +12,8 @@ export interface Queryable {
 
 export interface Database extends Queryable {
   readonly engine: 'pglite' | 'postgres';
+  /** Resolves when the database answers a query (the health check). */
+  ping(): Promise<void>;
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   /** PostgreSQL only (other instances write to it too): a connection of its own that listens on a channel. */
@@ -43,6 +45,30 @@ export interface ListeningConnection extends Queryable {
   close(): Promise<void>;
 }
 
+/**
+ * A write a unique constraint refused (SQLSTATE 23505), whichever engine refused it: the store says
+ * it in its own terms, so that the domain tells a duplicate without reading SQL states.
+ */
+export class UniqueViolation extends Error {
+  constructor(readonly cause: unknown) {
+    super((cause as Error).message);
+    this.name = 'UniqueViolation';
+  }
+}
+
+/** The engine's error, as a UniqueViolation when it is one. */
+function translated(error: unknown): unknown {
+  return (error as { code?: string }).code === '23505' ? new UniqueViolation(error) : error;
+}
+
+const translating = async <T>(work: () => Promise<T>): Promise<T> => {
+  try {
+    return await work();
+  } catch (error) {
+    throw translated(error);
+  }
+};
+
 export interface DatabaseOptions {
   /** postgres://... : use this PostgreSQL server. */
   databaseUrl?: string;
@@ -61,12 +87,13 @@ async function openEmbedded(dataDir: string | undefined): Promise<Database> {
   const db = await PGlite.create(dataDir);
   return {
     engine: 'pglite',
-    async query<Row>(sql: string, params?: unknown[]) {
-      return (await db.query<Row>(sql, params)).rows;
-    },
+    query: <Row>(sql: string, params?: unknown[]) => translating(async () => (await db.query<Row>(sql, params)).rows),
+    ping: async () => void (await db.query('SELECT 1')),
     // PGlite runs one transaction at a time, so concurrent transactions are serialized.
     transaction: (work) =>
-      db.transaction((tx) => work({ query: async <Row>(sql: string, params?: unknown[]) => (await tx.query<Row>(sql, params)).rows })),
+      translating(() =>
+        db.transaction((tx) => work({ query: async <Row>(sql: string, params?: unknown[]) => (await tx.query<Row>(sql, params)).rows })),
+      ),
     close: () => db.close(),
   };
 }
@@ -91,9 +118,9 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
   let closed = false;
   return {
     engine: 'postgres',
-    async query<Row>(sql: string, params?: unknown[]) {
-      return (await pool.query({ name: named(sql), text: sql, values: params })).rows as Row[];
-    },
+    query: <Row>(sql: string, params?: unknown[]) =>
+      translating(async () => (await pool.query({ name: named(sql), text: sql, values: params })).rows as Row[]),
+    ping: async () => void (await pool.query('SELECT 1')),
     async listen(channel, events) {
       if (closed) throw new Error('the database is closed');
       // Named, so that an operator finds it in pg_stat_activity. A connection cut without a reset
@@ -149,7 +176,7 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
+        throw translated(error);
       } finally {
         client.release();
       }

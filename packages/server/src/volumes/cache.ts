@@ -1,9 +1,9 @@
 /**
  * get-quote's early answer to volume limits, from sums kept in memory: each sum is read from the
  * store at most once per `maxAgeMs` of the gateway's clock, and every order this process writes
- * drops them all (OrderReads.changed), so this process's own orders count at once and other
+ * drops them all (orders/events.ts), so this process's own orders count at once and other
  * instances' within `maxAgeMs`. It only answers early: create-order checks the limits again
- * exactly, inside its transaction (quote/limits.ts).
+ * exactly, inside its transaction (volumes/limits.ts).
  */
 import { LRUCache } from 'lru-cache';
 

@@ -7,9 +7,9 @@
 import { normalizeAddress } from '../chains/addresses.js';
 import type { Catalogue, Route } from '../config/catalogue.js';
 import { DomainError } from '../errors.js';
-import { routeVolume } from '../orders/queries.js';
+import { routeVolume } from './queries.js';
 import type { Queryable } from '../store/database.js';
-import type { VolumeCache } from './volume-cache.js';
+import type { VolumeCache } from './cache.js';
 
 export interface VolumeRequest {
   amount: bigint;
