@@ -259,6 +259,20 @@ const breakages: [rule: string, breaking: string, mutate: (doc: Doc) => void][] 
     },
   ],
   [
+    'gateway-code-condition-marked',
+    'a description naming a code whose condition is not shown, unmarked',
+    (doc) => {
+      createOrder(doc).description += ' The same quote sent twice gives DUPLICATE_ORDER.';
+    },
+  ],
+  [
+    'gateway-code-condition-marked',
+    'a code named under a marker that does not name it',
+    (doc) => {
+      (doc.components.schemas!.GatewayOrderInfoV3 as any).properties.timestamp.description += ' An unknown order gives ORDER_NOT_FOUND.';
+    },
+  ],
+  [
     'gateway-no-credentials-in-url',
     'a credential in the query',
     (doc) => {
