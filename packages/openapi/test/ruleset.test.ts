@@ -273,6 +273,20 @@ const breakages: [rule: string, breaking: string, mutate: (doc: Doc) => void][] 
     },
   ],
   [
+    'gateway-parameter-bound-marked',
+    'a minLength left unmarked',
+    (doc) => {
+      delete (doc.components.parameters!.cursor as any).schema['x-inferred'];
+    },
+  ],
+  [
+    'gateway-parameter-bound-marked',
+    'an inline parameter with an unmarked bound',
+    (doc) => {
+      createOrder(doc).parameters = [{ name: 'tag', in: 'query', description: 'x', schema: { type: 'string', maxLength: 8 } }];
+    },
+  ],
+  [
     'gateway-no-credentials-in-url',
     'a credential in the query',
     (doc) => {
