@@ -287,6 +287,20 @@ const breakages: [rule: string, breaking: string, mutate: (doc: Doc) => void][] 
     },
   ],
   [
+    'gateway-native-btc-marked',
+    'the zero-address convention stated without its marker',
+    (doc) => {
+      delete (doc.components.schemas!.GatewayTokenAmountV2 as any).properties.address['x-inferred'];
+    },
+  ],
+  [
+    'gateway-native-btc-marked',
+    'the zero-address convention under a marker that does not name the public gateway',
+    (doc) => {
+      (doc.components.schemas!.GatewayTokenAmountV2 as any).properties.address['x-inferred'] = 'The sandbox server names native BTC so.';
+    },
+  ],
+  [
     'gateway-no-credentials-in-url',
     'a credential in the query',
     (doc) => {
