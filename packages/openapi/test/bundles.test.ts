@@ -35,6 +35,14 @@ describe('per-version bundles', () => {
     expect(bundle.info.title).toContain(tag);
   });
 
+  it('the V4 bundle alone says how V4 differs from V3 (its tag keeps the sentence the V3 tag has)', () => {
+    const [tag] = loadBundle('gateway-v4').tags as { name: string; description?: string }[];
+    const text = (tag?.description ?? '').replace(/\s+/g, ' ');
+    expect(text).toContain('`refundAddress` replaces `ownerAddress`');
+    expect(text).toMatch(/`slippage` is optional in get-quote/);
+    expect(text).toMatch(/register-tx accepts only an onramp body with `bitcoin_tx_hex`/);
+  });
+
   it('the combined bundle holds both versions and no example components (examples are inlined)', () => {
     const bundle = loadBundle('gateway');
     expect(Object.keys(bundle.paths).filter((path) => path.startsWith('/v4/'))).toHaveLength(7);

@@ -259,6 +259,48 @@ const breakages: [rule: string, breaking: string, mutate: (doc: Doc) => void][] 
     },
   ],
   [
+    'gateway-code-condition-marked',
+    'a description naming a code whose condition is not shown, unmarked',
+    (doc) => {
+      createOrder(doc).description += ' The same quote sent twice gives DUPLICATE_ORDER.';
+    },
+  ],
+  [
+    'gateway-code-condition-marked',
+    'a code named under a marker that does not name it',
+    (doc) => {
+      (doc.components.schemas!.GatewayOrderInfoV3 as any).properties.timestamp.description += ' An unknown order gives ORDER_NOT_FOUND.';
+    },
+  ],
+  [
+    'gateway-parameter-bound-marked',
+    'a minLength left unmarked',
+    (doc) => {
+      delete (doc.components.parameters!.cursor as any).schema['x-inferred'];
+    },
+  ],
+  [
+    'gateway-parameter-bound-marked',
+    'an inline parameter with an unmarked bound',
+    (doc) => {
+      createOrder(doc).parameters = [{ name: 'tag', in: 'query', description: 'x', schema: { type: 'string', maxLength: 8 } }];
+    },
+  ],
+  [
+    'gateway-native-btc-marked',
+    'the zero-address convention stated without its marker',
+    (doc) => {
+      delete (doc.components.schemas!.GatewayTokenAmountV2 as any).properties.address['x-inferred'];
+    },
+  ],
+  [
+    'gateway-native-btc-marked',
+    'the zero-address convention under a marker that does not name the public gateway',
+    (doc) => {
+      (doc.components.schemas!.GatewayTokenAmountV2 as any).properties.address['x-inferred'] = 'The sandbox server names native BTC so.';
+    },
+  ],
+  [
     'gateway-no-credentials-in-url',
     'a credential in the query',
     (doc) => {
