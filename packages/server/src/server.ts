@@ -86,8 +86,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   return { ...gateway, url: `http://${host}:${port}` };
 }
 
-/** What the quote memo keeps (quote/memo.ts): some 2,300 plans of the usual 13 KB (a template, its figures and its last quote: 12.6 KB each measured over 5,000 onramp plans), and 65,536 parameter sets asked for once. */
-const quoteMemoLimits = { planBytes: 32 * 1024 * 1024, askedOnce: 65_536 };
+/** Quotes the memo keeps (quote/memo.ts), a few KB each. */
+const quoteMemoCapacity = 10_000;
 
 export async function createGateway(config: GatewayConfig, options: Pick<StartServerOptions, 'logger' | 'adapters'> = {}) {
   const dataDir = config.storage.dataDir && config.storage.dataDir !== ':memory:' ? resolve(config.storage.dataDir) : undefined;
@@ -117,7 +117,7 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
     events.subscribe((orderId) => reads.changed(orderId));
     events.subscribe(() => volumes.changed());
     const quoteEngine = { config, catalogue, prices, bitcoinNetwork: bitcoin.network, bitcoinFeeRate: bitcoin.feeRate() };
-    const quotes = new QuoteService(store.db, quoteEngine, seal, clock, volumes, new QuoteMemo(quoteMemoLimits, () => prices.revision()));
+    const quotes = new QuoteService(store.db, quoteEngine, seal, clock, volumes, new QuoteMemo(quoteMemoCapacity, () => prices.revision()));
     const orders = new OrderService({
       db: store.db,
       config,

@@ -11,7 +11,6 @@ import { isValidAddress } from '../chains/addresses.js';
 import { maxSpendable } from '../chains/bitcoin.js';
 import { invalidRequest } from '../errors.js';
 import type { OperationHandlers } from '../http/register-operations.js';
-import { JsonBody } from '../http/validation.js';
 import type { Services } from '../services.js';
 
 type Params<T> = FastifyRequest<{ Params: T }>;
@@ -29,7 +28,7 @@ export function v4Operations(services: Services): OperationHandlers {
         })),
     },
     getQuoteV4: {
-      handler: async (request) => new JsonBody(await quotes.issue(request.query as GatewayQuoteParamsV4)),
+      handler: async (request) => quotes.issue(request.query as GatewayQuoteParamsV4),
     },
     createOrderV4: {
       handler: async (request) => orders.create(request.body as Record<string, unknown>, 'v4'),

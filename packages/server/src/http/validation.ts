@@ -8,8 +8,8 @@
  * schema; a value holding a NUL character (the package's `containsNul`) cannot be read. A failure is
  * INVALID_REQUEST with the status src/http/failures.ts gives it on the operation: its documented
  * 400, or get-order's 404 ORDER_NOT_FOUND (an id that cannot be read is an id no order has).
- * Responses: JSON bodies (a `JsonBody` read back from its text) are checked against the schema of
- * their status before they are written
+ * Responses: JSON bodies are checked against the schema of their status before JSON.stringify
+ * writes them
  * (a mismatch is logged and answered with INTERNAL_ERROR), so the server cannot drift from the
  * document without a test going red: every one of them with `checkResponses.every` 1 (the sandbox,
  * the tests, development), or one in `every` of each operation and status in a deployment that
@@ -87,27 +87,18 @@ export function createCompilers(source: GatewayDocument, log: FastifyBaseLogger,
     const check = validator.compile((schema as SchemaMarker)['x-schema']);
     let sinceChecked = 0;
     return (data: unknown): string => {
-      const written = data instanceof JsonBody ? data : undefined;
       if (++sinceChecked >= checkResponses.every) {
         sinceChecked = 0;
-        if (!check(written ? JSON.parse(written.json) : data)) {
+        if (!check(data)) {
           log.error({ url, method, httpStatus, errors: validator.describe(check.errors ?? []) }, 'response does not match the document');
           throw new ResponseContractError();
         }
       }
-      return written ? written.json : JSON.stringify(data);
+      return JSON.stringify(data);
     };
   };
 
   return { validatorCompiler, serializerCompiler };
-}
-
-/**
- * A body its handler has as JSON text already (get-quote's, assembled from a quote computed once):
- * written as it is, and read back from that text when the check samples it.
- */
-export class JsonBody {
-  constructor(readonly json: string) {}
 }
 
 /** Thrown when the server is about to answer something the document does not allow: a server bug. */

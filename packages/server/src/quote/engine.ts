@@ -1,10 +1,10 @@
 /**
- * The quote engine: from get-quote's parameters to the inner quote of one route, with its fees,
- * output after fees, resolved slippage and USD values. It checks every parameter for its chain and
- * every configured limit, and throws the documented error for the first one that fails. A quote is
- * planned from every parameter but its open ones (the amount and the parties' addresses), and the
- * plan gives the figures of any of them (`planQuote`); writing and sealing it is the caller's
- * business (see quote/service.ts).
+ * The quote engine: from get-quote's parameters to the inner quote of one route, as a plain object,
+ * with its fees, output after fees, resolved slippage and USD values. It checks every parameter for
+ * its chain and every configured limit, in one order (chains, tokens and route, the parties'
+ * addresses, the amount's bounds, slippage, affiliates, then what the fees leave), and throws the
+ * documented error for the first one that fails. Sealing and writing the quote is the caller's
+ * business (quote/service.ts).
  */
 import type {
   GatewayOfframpQuoteV4,
@@ -16,11 +16,10 @@ import type {
 import { addressFormat, isValidAddress } from '../chains/addresses.js';
 import type { BitcoinNetwork } from '../chains/bitcoin-lib.js';
 import type { Catalogue, Route } from '../config/catalogue.js';
-import type { ChainConfig, GatewayConfig, RouteKind, TokenConfig } from '../config/config.js';
+import type { ChainConfig, GatewayConfig, TokenConfig } from '../config/config.js';
 import { DomainError, invalidRequest, quoteAmountTooLow } from '../errors.js';
 import { bps, convert, formatScaled, parseDecimal, relativeChange, usdValue } from './amounts.js';
 import type { PriceSource } from './prices.js';
-import { Figure, fill, type Shape } from './template.js';
 
 export interface QuoteRequest {
   srcChain: string;
@@ -43,18 +42,10 @@ export type UnsealedQuote = { config: Route } & (
 );
 
 /**
- * The parameters a plan leaves open: the amount, and the addresses of the quote's parties, which the
- * quote repeats and nothing else in it depends on. One plan serves every request that differs from
- * another only in them (whether a sender or a refund address is given at all is part of the plan:
- * the quote's shape differs). Each is checked for every quote.
- */
-export type OpenParameters = Pick<QuoteRequest, 'amount' | 'recipient' | 'sender' | 'refundAddress'>;
-
-/**
  * Everything a quote depends on besides its parameters. Each member stays the same while the
- * process runs, or says when it changes (`prices.revision()`): quote plans, which read it once, are
- * kept in a memo (quote/memo.ts), so a member that changes otherwise (a live fee rate, say) must be
- * part of that revision.
+ * process runs, or says when it changes (`prices.revision()`): quotes are kept in a memo by their
+ * parameters and that revision (quote/memo.ts), so a member that changes otherwise (a live fee
+ * rate, say) must be part of that revision.
  */
 export interface QuoteEngineContext {
   config: GatewayConfig;
@@ -71,37 +62,8 @@ interface Affiliate {
   given: string;
 }
 
-/**
- * A quote of any open parameters for the others: its route, its shape (the quote's members, each one
- * that depends on an open parameter a Figure, see quote/template.ts), and the figures of one set of
- * open parameters. Everything it reads from the context (prices, rates, the fee rate) is read when
- * it is made.
- */
-export interface QuotePlan {
-  route: RouteKind;
-  config: Route;
-  shape: object;
-  /**
-   * The figures of a quote of these open parameters; checks them first (the addresses, then the
-   * amount's bounds) and throws the documented error for the first that fails.
-   */
-  figures(open: OpenParameters): unknown;
-}
-
-/** The quote of a request: its plan, filled with the figures of its open parameters. */
+/** The quote of a request, or the documented error of its first fault. */
 export function computeQuote(request: QuoteRequest, context: QuoteEngineContext): UnsealedQuote {
-  const { route, config, shape, figures } = planQuote(request, context);
-  return { route, config, quote: fill(shape, figures(request)) } as UnsealedQuote;
-}
-
-/**
- * The plan for every parameter of the request but its open ones. get-quote checks the parameters in
- * one order: chains, tokens and route, then the open ones (addresses, the amount's bounds), then
- * slippage and affiliates. The plan checks all but the open ones, which its figures check for every
- * quote; when a check after them fails, the open parameters are checked first, so that a request with
- * several faults is answered with the same one whether or not a plan was kept.
- */
-export function planQuote(request: QuoteRequest, context: QuoteEngineContext): QuotePlan {
   const { catalogue, config } = context;
   const srcChain = catalogue.chain(request.srcChain);
   if (!srcChain)
@@ -125,243 +87,195 @@ export function planQuote(request: QuoteRequest, context: QuoteEngineContext): Q
   const routeDetails = { src_chain: srcChain.id, src_token: request.srcToken, dst_chain: dstChain.id, dst_token: request.dstToken };
   if (!route) throw new DomainError('NO_ROUTE', `no route from ${srcChain.id} to ${dstChain.id} for these tokens`, routeDetails);
 
-  /** The addresses checked last: a user trying amounts sends the same ones again. */
-  let checked: Omit<OpenParameters, 'amount'> | undefined;
-  const checkOpen = (open: OpenParameters): bigint => {
-    if (
-      !checked ||
-      checked.recipient !== open.recipient ||
-      checked.sender !== open.sender ||
-      checked.refundAddress !== open.refundAddress
-    ) {
-      checkAddress(context, dstChain, open.recipient, 'recipient');
-      if (open.sender !== undefined) checkAddress(context, srcChain, open.sender, 'sender');
-      if (open.refundAddress !== undefined) checkAddress(context, srcChain, open.refundAddress, 'refundAddress');
-      for (const address of [open.recipient, open.sender, open.refundAddress]) {
-        if (address !== undefined && !writtenAsIs.test(address))
-          throw new Error(`an address passed its chain's check with a character a quote template would have to escape: ${address}`);
-      }
-      checked = { recipient: open.recipient, sender: open.sender, refundAddress: open.refundAddress };
-    }
-    return checkAmount(route, open.amount);
-  };
-  try {
-    const slippage = resolveSlippage(request.slippage, route, config);
-    const affiliates = parseAffiliates(request.affiliates, route, context, route.kind === 'onramp' ? dstChain : srcChain, routeDetails);
-    const inputs = { context, route, slippage, affiliates, request, checkOpen, rate: rate(context, route) };
-    switch (route.kind) {
-      case 'onramp':
-        return onrampPlan(inputs);
-      case 'offramp':
-        return offrampPlan(inputs);
-      case 'tokenSwap':
-        return tokenSwapPlan(inputs);
-    }
-  } catch (error) {
-    // Whatever fails after the route (a check, or a price the feed lacks), the open parameters' fault comes first.
-    checkOpen(request);
-    throw error;
+  checkAddress(context, dstChain, request.recipient, 'recipient');
+  if (request.sender !== undefined) checkAddress(context, srcChain, request.sender, 'sender');
+  if (request.refundAddress !== undefined) checkAddress(context, srcChain, request.refundAddress, 'refundAddress');
+  const amount = checkAmount(route, request.amount);
+  const slippage = resolveSlippage(request.slippage, route, config);
+  const affiliates = parseAffiliates(request.affiliates, route, context, route.kind === 'onramp' ? dstChain : srcChain, routeDetails);
+  const inputs: QuoteInputs = { context, route, amount, slippage, affiliates, request, rate: rate(context, route) };
+  switch (route.kind) {
+    case 'onramp':
+      return { route: 'onramp', config: route, quote: onrampQuote(inputs) };
+    case 'offramp':
+      return { route: 'offramp', config: route, quote: offrampQuote(inputs) };
+    case 'tokenSwap':
+      return { route: 'tokenSwap', config: route, quote: tokenSwapQuote(inputs) };
   }
 }
 
-/** What every chain's addresses are made of (hex, Base58, bech32): written into a quote's texts without escaping. */
-const writtenAsIs = /^[0-9A-Za-z]+$/;
-
-/** The amount (the request's digits) within the route's bounds, as a bigint. */
+/**
+ * The amount (the request's digits) within the route's bounds, as a bigint. Below the smallest,
+ * INSUFFICIENT_AMOUNT says it in `expected` (the amount asked in `actual`); above the largest,
+ * EXCEEDED_LIMIT in `limit`: the shapes the document ties to those codes.
+ */
 function checkAmount(route: Route, given: string): bigint {
   const amount = BigInt(given);
   if (amount < BigInt(route.minAmount))
     throw new DomainError('INSUFFICIENT_AMOUNT', 'amount is below the smallest amount of this route', {
-      minimum: route.minAmount,
+      expected: route.minAmount,
       actual: given,
     });
   if (route.maxAmount !== undefined && amount > BigInt(route.maxAmount)) {
-    throw new DomainError('EXCEEDED_LIMIT', 'amount is above the largest amount of this route', {
-      max: route.maxAmount,
-      actual: given,
+    throw new DomainError('EXCEEDED_LIMIT', `amount ${given} is above the largest amount of this route`, {
+      limit: route.maxAmount,
     });
   }
   return amount;
 }
 
-interface PlanInputs {
+interface QuoteInputs {
   context: QuoteEngineContext;
   route: Route;
+  amount: bigint;
   slippage: number;
   affiliates: Affiliate[];
-  /** The request the plan is made for: only whether it has a sender and a refund address counts. */
   request: QuoteRequest;
-  /** Checks the open parameters, and gives the amount. */
-  checkOpen(open: OpenParameters): bigint;
-  /** The route's rate (see `rate`), read once for the plan. */
+  /** The route's rate (see `rate`). */
   rate: bigint;
 }
 
-/** A token amount, fixed or a figure, given as a value or as what picks it from the figures. */
-type AmountOf<Figures> = bigint | ((figures: Figures) => bigint);
-
-/** Figures carry the open parameters they are of: the quote repeats the parties' addresses. */
-interface OpenFigures {
-  open: OpenParameters;
-}
-
-/** The figures of onramps and offramps: their fees are bps of the converted input, in the destination token. */
-interface ConversionFigures extends OpenFigures {
-  amount: bigint;
-  output: bigint;
-  fees: bigint;
-  solverFee: bigint;
-  protocolFee: bigint;
-  affiliateFees: bigint[];
-  affiliateFee: bigint;
-}
-
-/** The figures of a conversion of the plan's route, with fees of fixed amounts besides its bps fees. */
-function conversionFigures({ route, affiliates, checkOpen, rate }: PlanInputs, fixedFees: bigint) {
-  return (open: OpenParameters): ConversionFigures => {
-    const amount = checkOpen(open);
-    const gross = grossOutput(route, amount, rate);
-    const affiliateFees = affiliates.map((affiliate) => bps(gross, affiliate.bps));
-    const solverFee = bps(gross, route.solverFeeBps);
-    const protocolFee = bps(gross, route.protocolFeeBps);
-    const affiliateFee = affiliateFees.reduce((sum, fee) => sum + fee, 0n);
-    const fees = solverFee + protocolFee + affiliateFee + fixedFees;
-    return { open, amount, output: afterFees(route, gross, fees), fees, solverFee, protocolFee, affiliateFees, affiliateFee };
-  };
+/** The fees of onramps and offramps: bps of the converted input, in the destination token, with fixed fees besides. */
+function conversion({ route, amount, affiliates, rate }: QuoteInputs, fixedFees: bigint) {
+  const gross = grossOutput(route, amount, rate);
+  const affiliateFees = affiliates.map((affiliate) => bps(gross, affiliate.bps));
+  const solverFee = bps(gross, route.solverFeeBps);
+  const protocolFee = bps(gross, route.protocolFeeBps);
+  const affiliateFee = affiliateFees.reduce((sum, fee) => sum + fee, 0n);
+  const fees = solverFee + protocolFee + affiliateFee + fixedFees;
+  return { output: afterFees(route, gross, fees), fees, solverFee, protocolFee, affiliateFees, affiliateFee };
 }
 
 type OnrampQuote = Omit<GatewayOnrampQuoteV2, 'signedQuoteData'> & { refundAddress: string | null };
 
 /** Onramp fees are taken from the converted output, in the destination token. */
-function onrampPlan(inputs: PlanInputs): QuotePlan {
-  const { context, route, slippage, affiliates, request } = inputs;
-  const parties = partiesOf<ConversionFigures>(request);
+function onrampQuote(inputs: QuoteInputs): OnrampQuote {
+  const { context, route, amount, slippage, affiliates, request } = inputs;
   const executionFee = BigInt(route.executionFee ?? '0');
   const messagingFee = BigInt(route.messagingFee ?? '0');
-  const amountOf = (value: AmountOf<ConversionFigures>) => tokenAmount(context, route.dst, value);
-  const shape: Shape<OnrampQuote, ConversionFigures> = {
-    inputAmount: tokenAmount(context, route.src, (figures: ConversionFigures) => figures.amount),
-    outputAmount: amountOf((figures) => figures.output),
-    fees: amountOf((figures) => figures.fees),
-    executionFees: amountOf(executionFee),
+  const { output, fees, solverFee, protocolFee, affiliateFees, affiliateFee } = conversion(inputs, executionFee + messagingFee);
+  const inDestination = (value: bigint) => tokenAmount(context, route.dst, value);
+  return {
+    inputAmount: tokenAmount(context, route.src, amount),
+    outputAmount: inDestination(output),
+    fees: inDestination(fees),
+    executionFees: inDestination(executionFee),
     feeBreakdown: {
-      solverFee: amountOf((figures) => figures.solverFee),
-      protocolFee: amountOf((figures) => figures.protocolFee),
-      affiliateFee: amountOf((figures) => figures.affiliateFee),
-      executionFee: amountOf(executionFee),
-      messagingFee: amountOf(messagingFee),
+      solverFee: inDestination(solverFee),
+      protocolFee: inDestination(protocolFee),
+      affiliateFee: inDestination(affiliateFee),
+      executionFee: inDestination(executionFee),
+      messagingFee: inDestination(messagingFee),
     },
-    recipient: parties.recipient,
+    recipient: request.recipient,
     token: route.dst.address,
     slippage: String(slippage),
     dstChain: route.dstChain,
     dstToken: route.dst.address,
-    ...resolvedAffiliates(context, route.dst, affiliates, (figures: ConversionFigures, index) => figures.affiliateFees[index]!),
+    ...resolvedAffiliates(context, route.dst, affiliates, affiliateFees),
     estimatedTimeInSecs: route.estimatedTimeInSecs,
     gasRefill: null,
     // The onramp's price impact leaves the execution fee out, as the description says.
-    ...priceImpact(context, route, (figures: ConversionFigures) => [figures.amount, figures.output + executionFee]),
-    sender: parties.sender,
+    ...priceImpact(context, route, amount, output + executionFee),
+    sender: request.sender ?? null,
     strategyAddress: null,
     strategyMessage: null,
-    refundAddress: parties.refundAddress,
+    refundAddress: request.refundAddress ?? null,
   };
-  return { route: 'onramp', config: route, shape, figures: conversionFigures(inputs, executionFee + messagingFee) };
 }
 
 type OfframpQuote = Omit<GatewayOfframpQuoteV4, 'signedQuoteData'>;
 
 /** Offramp fees are taken in sats from the Bitcoin payout. */
-function offrampPlan(inputs: PlanInputs): QuotePlan {
-  const { context, route, slippage, affiliates, request } = inputs;
-  const parties = partiesOf<ConversionFigures>(request);
+function offrampQuote(inputs: QuoteInputs): OfframpQuote {
+  const { context, route, amount, slippage, affiliates, request } = inputs;
   const inclusionFee = BigInt(Math.ceil(context.bitcoinFeeRate * context.config.bitcoin.payoutVbytes));
-  const amountOf = (value: AmountOf<ConversionFigures>) => tokenAmount(context, route.dst, value);
+  const { output, fees, solverFee, protocolFee, affiliateFees, affiliateFee } = conversion(inputs, inclusionFee);
+  const inBitcoin = (value: bigint) => tokenAmount(context, route.dst, value);
   const btcPrice = context.prices.usdPrice(route.dst)!;
-  const shape: Shape<OfframpQuote, ConversionFigures> = {
+  return {
     srcChain: route.srcChain,
     tokenAddress: route.src.address,
-    inputAmount: tokenAmount(context, route.src, (figures: ConversionFigures) => figures.amount),
-    outputAmount: amountOf((figures) => figures.output),
-    totalFeeUsd: new Figure((figures: ConversionFigures) => formatScaled(usdValue(figures.fees, route.dst.decimals, btcPrice), 2)),
+    inputAmount: tokenAmount(context, route.src, amount),
+    outputAmount: inBitcoin(output),
+    totalFeeUsd: formatScaled(usdValue(fees, route.dst.decimals, btcPrice), 2),
     feeBreakdown: {
-      solverFee: amountOf((figures) => figures.solverFee),
-      inclusionFee: amountOf(inclusionFee),
-      protocolFee: amountOf((figures) => figures.protocolFee),
-      affiliateFee: amountOf((figures) => figures.affiliateFee),
+      solverFee: inBitcoin(solverFee),
+      inclusionFee: inBitcoin(inclusionFee),
+      protocolFee: inBitcoin(protocolFee),
+      affiliateFee: inBitcoin(affiliateFee),
       fastestFeeRate: String(context.bitcoinFeeRate),
     },
-    recipient: parties.recipient,
+    recipient: request.recipient,
     slippage,
     txTo: route.txTo,
-    ...resolvedAffiliates(context, route.dst, affiliates, (figures: ConversionFigures, index) => figures.affiliateFees[index]!),
+    ...resolvedAffiliates(context, route.dst, affiliates, affiliateFees),
     estimatedTimeInSecs: route.estimatedTimeInSecs,
-    ...priceImpact(context, route, (figures: ConversionFigures) => [figures.amount, figures.output]),
-    sender: parties.sender,
-    refundAddress: parties.refundAddress,
+    ...priceImpact(context, route, amount, output),
+    sender: request.sender ?? null,
+    refundAddress: request.refundAddress ?? null,
     // The owner of the on-chain order is its refund claimant; V3 create-order requires it.
-    ...(parties.refundAddress ? { ownerAddress: parties.refundAddress } : {}),
+    ...(request.refundAddress ? { ownerAddress: request.refundAddress } : {}),
   };
-  return { route: 'offramp', config: route, shape, figures: conversionFigures(inputs, inclusionFee) };
-}
-
-interface TokenSwapFigures extends OpenFigures {
-  amount: bigint;
-  output: bigint;
-  fees: bigint;
 }
 
 type TokenSwapQuote = GatewayTokenSwapQuoteV3 & { refundAddress: string | null };
 
 /** Token-swap fees are taken from the input, in the source token, before the swap. */
-function tokenSwapPlan({ context, route, slippage, affiliates, request, checkOpen, rate }: PlanInputs): QuotePlan {
+function tokenSwapQuote({ context, route, amount, slippage, affiliates, request, rate }: QuoteInputs): TokenSwapQuote {
   const affiliate = affiliates[0];
-  const parties = partiesOf<TokenSwapFigures>(request);
-  const figures = (open: OpenParameters): TokenSwapFigures => {
-    const amount = checkOpen(open);
-    const fees = bps(amount, route.solverFeeBps) + bps(amount, route.protocolFeeBps) + (affiliate ? bps(amount, affiliate.bps) : 0n);
-    const output = fees < amount ? convert(amount - fees, route.src.decimals, route.dst.decimals, rate) : 0n;
-    if (output <= 0n)
-      throw new DomainError('INSUFFICIENT_SWAP_AMOUNT', 'nothing is left to swap after fees', {
-        total_fees: fees.toString(),
-        available_amount: amount.toString(),
-      });
-    if (route.minOutputAmount !== undefined && output < BigInt(route.minOutputAmount)) {
-      throw quoteAmountTooLow(route.minOutputAmount, output.toString());
-    }
-    return { open, amount, output, fees };
-  };
-  const shape: Shape<TokenSwapQuote, TokenSwapFigures> = {
+  const feesOf = (input: bigint) =>
+    bps(input, route.solverFeeBps) + bps(input, route.protocolFeeBps) + (affiliate ? bps(input, affiliate.bps) : 0n);
+  const outputOf = (input: bigint, fees = feesOf(input)) =>
+    fees < input ? convert(input - fees, route.src.decimals, route.dst.decimals, rate) : 0n;
+  const fees = feesOf(amount);
+  const output = outputOf(amount, fees);
+  if (output <= 0n)
+    throw new DomainError('INSUFFICIENT_SWAP_AMOUNT', 'nothing is left to swap after fees', {
+      required: smallestSwappable(outputOf, amount).toString(),
+      available: amount.toString(),
+    });
+  if (route.minOutputAmount !== undefined && output < BigInt(route.minOutputAmount)) {
+    throw quoteAmountTooLow(route.minOutputAmount, output.toString());
+  }
+  return {
     srcChain: route.srcChain,
     dstChain: route.dstChain,
-    inputAmount: tokenAmount(context, route.src, (figures: TokenSwapFigures) => figures.amount),
-    outputAmount: tokenAmount(context, route.dst, (figures: TokenSwapFigures) => figures.output),
-    fees: tokenAmount(context, route.src, (figures: TokenSwapFigures) => figures.fees),
+    inputAmount: tokenAmount(context, route.src, amount),
+    outputAmount: tokenAmount(context, route.dst, output),
+    fees: tokenAmount(context, route.src, fees),
     estimatedTimeInSecs: route.estimatedTimeInSecs,
-    recipient: parties.recipient,
+    recipient: request.recipient,
     slippage,
     txTo: route.txTo,
     ...(affiliate ? { affiliate: { address: affiliate.address, bps: affiliate.bps } } : {}),
-    ...priceImpact(context, route, (figures: TokenSwapFigures) => [figures.amount, figures.output]),
-    sender: parties.sender,
-    refundAddress: parties.refundAddress,
+    ...priceImpact(context, route, amount, output),
+    sender: request.sender ?? null,
+    refundAddress: request.refundAddress ?? null,
   };
-  return { route: 'tokenSwap', config: route, shape, figures };
 }
 
 /**
- * The parties' addresses as the quote repeats them: figures of the open parameters, or null where the
- * plan's request has none (then no request sharing the plan has one). An address that passed its
- * chain's check is letters and digits (checkOpen makes sure): nothing in it needs escaping in the
- * quote's texts.
+ * INSUFFICIENT_SWAP_AMOUNT's `required`: the smallest amount above `short` (an amount that leaves
+ * nothing to swap) whose output after fees is positive, found by doubling, then halving the gap
+ * (the output grows with the amount, give or take the rounding of each fee, so the amount found
+ * leaves something and the one below it does not). A rate that leaves nothing of any amount is a
+ * fault of the configuration.
  */
-function partiesOf<Figures extends OpenFigures>(request: QuoteRequest) {
-  const address = (name: 'recipient' | 'sender' | 'refundAddress') => new Figure((figures: Figures) => figures.open[name]!);
-  return {
-    recipient: address('recipient'),
-    sender: request.sender === undefined ? null : address('sender'),
-    refundAddress: request.refundAddress === undefined ? null : address('refundAddress'),
-  };
+function smallestSwappable(outputOf: (amount: bigint) => bigint, short: bigint): bigint {
+  let low = short;
+  let high = short > 0n ? short * 2n : 1n;
+  for (let doublings = 0; outputOf(high) <= 0n; doublings++) {
+    if (doublings === 256) throw new Error('the route leaves nothing to swap of any amount: its rate is zero');
+    low = high;
+    high *= 2n;
+  }
+  while (high - low > 1n) {
+    const middle = (low + high) / 2n;
+    if (outputOf(middle) > 0n) high = middle;
+    else low = middle;
+  }
+  return high;
 }
 
 function afterFees(route: Route, gross: bigint, fees: bigint): bigint {
@@ -377,6 +291,40 @@ function afterFees(route: Route, gross: bigint, fees: bigint): bigint {
   return output;
 }
 
+/** An amount of a token, with its USD value where the token has a price. */
+function tokenAmount(context: QuoteEngineContext, token: TokenConfig, amount: bigint): GatewayTokenAmountV2 {
+  const price = context.prices.usdPrice(token);
+  const base = { address: token.address, amount: amount.toString(), chain: token.chain };
+  return price === undefined ? base : { ...base, usd: formatScaled(usdValue(amount, token.decimals, price), 2) };
+}
+
+/** Output value against input value, only where both tokens have a price. */
+function priceImpact(
+  context: QuoteEngineContext,
+  route: Route,
+  input: bigint,
+  output: bigint,
+): { priceImpact?: string; priceImpactUsd?: string } {
+  const srcPrice = context.prices.usdPrice(route.src);
+  const dstPrice = context.prices.usdPrice(route.dst);
+  if (srcPrice === undefined || dstPrice === undefined) return {};
+  const inputUsd = usdValue(input, route.src.decimals, srcPrice);
+  const outputUsd = usdValue(output, route.dst.decimals, dstPrice);
+  return { priceImpact: formatScaled(relativeChange(outputUsd, inputUsd), 4), priceImpactUsd: formatScaled(outputUsd - inputUsd, 2) };
+}
+
+function resolvedAffiliates(
+  context: QuoteEngineContext,
+  feeToken: TokenConfig,
+  affiliates: Affiliate[],
+  fees: bigint[],
+): { affiliateAddress: string | null; affiliates: GatewayResolvedAffiliateV2[] } {
+  return {
+    affiliateAddress: affiliates[0]?.address ?? null,
+    affiliates: affiliates.map((affiliate, index) => ({ address: affiliate.address, fee: tokenAmount(context, feeToken, fees[index]!) })),
+  };
+}
+
 /** The input converted to the destination token, before fees (the base of every bps fee of onramps and offramps): what re-quoting reads back. */
 export function grossOutput(route: Route, amount: bigint, rate: bigint): bigint {
   return convert(amount, route.src.decimals, route.dst.decimals, rate);
@@ -388,65 +336,6 @@ export function rate(context: QuoteEngineContext, route: Route): bigint {
   const src = context.prices.usdPrice(route.src)!;
   const dst = context.prices.usdPrice(route.dst)!;
   return (src * 10n ** 18n) / dst;
-}
-
-function tokenAmount<Figures>(
-  context: QuoteEngineContext,
-  token: TokenConfig,
-  value: AmountOf<Figures>,
-): Shape<GatewayTokenAmountV2, Figures> {
-  const price = context.prices.usdPrice(token);
-  const text = (of: (amount: bigint) => string) =>
-    typeof value === 'bigint' ? of(value) : new Figure((figures: Figures) => of(value(figures)));
-  const amount = text((amount) => amount.toString());
-  return price === undefined
-    ? { address: token.address, amount, chain: token.chain }
-    : {
-        address: token.address,
-        amount,
-        chain: token.chain,
-        usd: text((amount) => formatScaled(usdValue(amount, token.decimals, price), 2)),
-      };
-}
-
-/** Output value against input value (both picked from the figures), only where both tokens have a price. */
-function priceImpact<Figures>(
-  context: QuoteEngineContext,
-  route: Route,
-  inputAndOutput: (figures: Figures) => [bigint, bigint],
-): { priceImpact?: Figure<Figures>; priceImpactUsd?: Figure<Figures> } {
-  const srcPrice = context.prices.usdPrice(route.src);
-  const dstPrice = context.prices.usdPrice(route.dst);
-  if (srcPrice === undefined || dstPrice === undefined) return {};
-  const usd = (figures: Figures) => {
-    const [input, output] = inputAndOutput(figures);
-    return [usdValue(input, route.src.decimals, srcPrice), usdValue(output, route.dst.decimals, dstPrice)] as const;
-  };
-  return {
-    priceImpact: new Figure((figures: Figures) => {
-      const [inputUsd, outputUsd] = usd(figures);
-      return formatScaled(relativeChange(outputUsd, inputUsd), 4);
-    }),
-    priceImpactUsd: new Figure((figures: Figures) => {
-      const [inputUsd, outputUsd] = usd(figures);
-      return formatScaled(outputUsd - inputUsd, 2);
-    }),
-  };
-}
-
-function resolvedAffiliates<Figures>(
-  context: QuoteEngineContext,
-  feeToken: TokenConfig,
-  affiliates: Affiliate[],
-  feeOf: (figures: Figures, index: number) => bigint,
-): { affiliateAddress: string | null; affiliates: Array<Shape<GatewayResolvedAffiliateV2, Figures>> } {
-  return {
-    affiliateAddress: affiliates[0]?.address ?? null,
-    affiliates: affiliates.map((affiliate, index) => ({
-      address: affiliate.address,
-      fee: tokenAmount(context, feeToken, (figures: Figures) => feeOf(figures, index)),
-    })),
-  };
 }
 
 function resolveSlippage(given: string | undefined, route: Route, config: GatewayConfig): number {

@@ -39,7 +39,7 @@ export class QuoteSeal {
   }
 
   /** `signedQuoteData` for a quote of this sealed form. */
-  signature(payload: QuoteSealPayload, form: string | Buffer): string {
+  signature(payload: QuoteSealPayload, form: string): string {
     const encoded = Buffer.from(JSON.stringify(payload)).toString('base64url');
     return `v2.${encoded}.${this.mac(encoded, form)}`;
   }
@@ -61,7 +61,7 @@ export class QuoteSeal {
     }
   }
 
-  private mac(encodedPayload: string, form: string | Buffer): string {
+  private mac(encodedPayload: string, form: string): string {
     return createHmac('sha256', this.key).update(encodedPayload).update('.').update(form).digest('base64url');
   }
 }

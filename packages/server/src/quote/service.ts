@@ -1,19 +1,18 @@
 /**
- * get-quote: plans the quote (or finds it planned, quote/memo.ts), writes it for the amount asked
- * for from the plan's template (quote/template.ts) unless it is the plan's last quote, and seals it
- * (quote/seal.ts). Nothing is stored: the seal carries the quote's id and expiry, and create-order
- * verifies it. Only a route with volume limits reads the store, to answer an exceeded limit early,
- * and then through a cache of the sums (volumes/cache.ts); create-order enforces the limits exactly.
+ * get-quote: computes the quote (or finds it computed, quote/memo.ts) and seals it (quote/seal.ts).
+ * Nothing is stored: the seal carries the quote's id and expiry, and create-order verifies it. Only
+ * a route with volume limits reads the store, to answer an exceeded limit early, and then through a
+ * cache of the sums (volumes/cache.ts); create-order enforces the limits exactly.
  */
 import { randomUUID } from 'node:crypto';
+import type { GatewayQuoteV4 } from '@swap-gateway/types';
 import type { Clock } from '../clock.js';
 import type { Queryable } from '../store/database.js';
-import { planQuote, type QuoteEngineContext, type QuoteRequest } from './engine.js';
-import { checkVolumeLimits } from '../volumes/limits.js';
-import { IssuablePlan, type QuoteMemo } from './memo.js';
-import type { QuoteSeal } from './seal.js';
-import { QuoteTemplate } from './template.js';
 import type { VolumeCache } from '../volumes/cache.js';
+import { checkVolumeLimits } from '../volumes/limits.js';
+import { computeQuote, type QuoteEngineContext, type QuoteRequest } from './engine.js';
+import type { ComputedQuote, QuoteMemo } from './memo.js';
+import type { QuoteSeal } from './seal.js';
 
 export class QuoteService {
   constructor(
@@ -25,11 +24,9 @@ export class QuoteService {
     private readonly memo: QuoteMemo,
   ) {}
 
-  /** The sealed quote as get-quote answers it (a GatewayQuoteV4), as JSON text. */
-  async issue(request: QuoteRequest): Promise<string> {
-    const plan = this.memo.plan(request, () => this.plan(request));
-    const { route, config } = plan;
-    const quote = plan.quote(request);
+  /** The sealed quote as get-quote answers it. */
+  async issue(request: QuoteRequest): Promise<GatewayQuoteV4> {
+    const { route, config, quote, form } = this.memo.quote(request, () => this.compute(request));
     if (config.perAccountLimit !== undefined || config.globalLimit !== undefined) {
       await checkVolumeLimits(
         this.db,
@@ -40,13 +37,12 @@ export class QuoteService {
       );
     }
     const exp = this.clock.now() + this.engine.config.quoteTtlSeconds * 1000;
-    const signedQuoteData = this.seal.signature({ id: randomUUID(), route, exp }, quote.form);
-    // The seal joins the quote's members before its two closing braces; it is base64url and dots, nothing in it needs escaping.
-    return `${quote.json.slice(0, -2)},"signedQuoteData":"${signedQuoteData}"}}`;
+    const signedQuoteData = this.seal.signature({ id: randomUUID(), route, exp }, form);
+    return { [route]: { ...quote, signedQuoteData } } as unknown as GatewayQuoteV4;
   }
 
-  private plan(request: QuoteRequest): IssuablePlan {
-    const { route, config, shape, figures } = planQuote(request, this.engine);
-    return new IssuablePlan(route, config, figures, new QuoteTemplate(route, shape, (quote) => this.seal.form(route, quote)));
+  private compute(request: QuoteRequest): ComputedQuote {
+    const { route, config, quote } = computeQuote(request, this.engine);
+    return { route, config, quote, form: this.seal.form(route, quote) };
   }
 }
