@@ -7,5 +7,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     fileParallelism: false,
+    // One process for every file: its in-memory stores start from the first one's empty files
+    // (src/store/database.ts), and modules are imported once (the figures: README, "Tests and bench").
+    isolate: false,
   },
 });

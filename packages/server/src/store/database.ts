@@ -83,8 +83,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return options.databaseUrl ? openPostgres(options.databaseUrl) : openEmbedded(options.dataDir);
 }
 
+/**
+ * An empty database's files, made by the first in-memory database of the process, from which the
+ * next ones start: PGlite's initdb is most of a start, and the tests start dozens of in-memory
+ * gateways in one process (the figure: packages/server/README.md, "Tests and bench").
+ */
+let emptyDataDir: Promise<Blob> | undefined;
+
 async function openEmbedded(dataDir: string | undefined): Promise<Database> {
-  const db = await PGlite.create(dataDir);
+  let db: PGlite;
+  if (dataDir) db = await PGlite.create(dataDir);
+  else if (emptyDataDir) db = await PGlite.create({ loadDataDir: await emptyDataDir });
+  else {
+    db = await PGlite.create();
+    emptyDataDir = db.dumpDataDir('none');
+    await emptyDataDir;
+  }
   return {
     engine: 'pglite',
     query: <Row>(sql: string, params?: unknown[]) => translating(async () => (await db.query<Row>(sql, params)).rows),
