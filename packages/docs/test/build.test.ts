@@ -37,7 +37,7 @@ describe('generated sections', () => {
     // create-order's 400 is given by the description; get-quote's is inferred by the document.
     expect(missingRefund.returnedBy.find(({ operation }) => operation.operationId === 'createOrderV4')?.statusInferred).toBe(false);
     expect(codes.get('INSUFFICIENT_AMOUNT')?.returnedBy.every(({ statusInferred }) => statusInferred)).toBe(true);
-    expect(codes.get('INSUFFICIENT_AMOUNT')?.detailShapes).toEqual(['minimumActual']);
+    expect(codes.get('INSUFFICIENT_AMOUNT')?.detailShapes).toEqual(['expectedActual']);
     const unexampled = [...codes.values()].filter((entry) => entry.returnedBy.length === 0);
     for (const entry of unexampled) expect(errorsTableMarkdown(combined)).toMatch(new RegExp(`\`${entry.code}\`.*_not shown_`));
   });
