@@ -167,18 +167,21 @@ export function planQuote(request: QuoteRequest, context: QuoteEngineContext): Q
 /** What every chain's addresses are made of (hex, Base58, bech32): written into a quote's texts without escaping. */
 const writtenAsIs = /^[0-9A-Za-z]+$/;
 
-/** The amount (the request's digits) within the route's bounds, as a bigint. */
+/**
+ * The amount (the request's digits) within the route's bounds, as a bigint. Below the smallest,
+ * INSUFFICIENT_AMOUNT says it in `expected` (the amount asked in `actual`); above the largest,
+ * EXCEEDED_LIMIT in `limit`: the shapes the document ties to those codes.
+ */
 function checkAmount(route: Route, given: string): bigint {
   const amount = BigInt(given);
   if (amount < BigInt(route.minAmount))
     throw new DomainError('INSUFFICIENT_AMOUNT', 'amount is below the smallest amount of this route', {
-      minimum: route.minAmount,
+      expected: route.minAmount,
       actual: given,
     });
   if (route.maxAmount !== undefined && amount > BigInt(route.maxAmount)) {
-    throw new DomainError('EXCEEDED_LIMIT', 'amount is above the largest amount of this route', {
-      max: route.maxAmount,
-      actual: given,
+    throw new DomainError('EXCEEDED_LIMIT', `amount ${given} is above the largest amount of this route`, {
+      limit: route.maxAmount,
     });
   }
   return amount;
@@ -317,14 +320,18 @@ type TokenSwapQuote = GatewayTokenSwapQuoteV3 & { refundAddress: string | null }
 function tokenSwapPlan({ context, route, slippage, affiliates, request, checkOpen, rate }: PlanInputs): QuotePlan {
   const affiliate = affiliates[0];
   const parties = partiesOf<TokenSwapFigures>(request);
+  const feesOf = (amount: bigint) =>
+    bps(amount, route.solverFeeBps) + bps(amount, route.protocolFeeBps) + (affiliate ? bps(amount, affiliate.bps) : 0n);
+  const outputOf = (amount: bigint, fees = feesOf(amount)) =>
+    fees < amount ? convert(amount - fees, route.src.decimals, route.dst.decimals, rate) : 0n;
   const figures = (open: OpenParameters): TokenSwapFigures => {
     const amount = checkOpen(open);
-    const fees = bps(amount, route.solverFeeBps) + bps(amount, route.protocolFeeBps) + (affiliate ? bps(amount, affiliate.bps) : 0n);
-    const output = fees < amount ? convert(amount - fees, route.src.decimals, route.dst.decimals, rate) : 0n;
+    const fees = feesOf(amount);
+    const output = outputOf(amount, fees);
     if (output <= 0n)
       throw new DomainError('INSUFFICIENT_SWAP_AMOUNT', 'nothing is left to swap after fees', {
-        total_fees: fees.toString(),
-        available_amount: amount.toString(),
+        required: smallestSwappable(outputOf, amount).toString(),
+        available: amount.toString(),
       });
     if (route.minOutputAmount !== undefined && output < BigInt(route.minOutputAmount)) {
       throw quoteAmountTooLow(route.minOutputAmount, output.toString());
@@ -347,6 +354,29 @@ function tokenSwapPlan({ context, route, slippage, affiliates, request, checkOpe
     refundAddress: parties.refundAddress,
   };
   return { route: 'tokenSwap', config: route, shape, figures };
+}
+
+/**
+ * INSUFFICIENT_SWAP_AMOUNT's `required`: the smallest amount above `short` (an amount that leaves
+ * nothing to swap) whose output after fees is positive, found by doubling, then halving the gap
+ * (the output grows with the amount, give or take the rounding of each fee, so the amount found
+ * leaves something and the one below it does not). A rate that leaves nothing of any amount is a
+ * fault of the configuration.
+ */
+function smallestSwappable(outputOf: (amount: bigint) => bigint, short: bigint): bigint {
+  let low = short;
+  let high = short > 0n ? short * 2n : 1n;
+  for (let doublings = 0; outputOf(high) <= 0n; doublings++) {
+    if (doublings === 256) throw new Error('the route leaves nothing to swap of any amount: its rate is zero');
+    low = high;
+    high *= 2n;
+  }
+  while (high - low > 1n) {
+    const middle = (low + high) / 2n;
+    if (outputOf(middle) > 0n) high = middle;
+    else low = middle;
+  }
+  return high;
 }
 
 /**
