@@ -4,7 +4,7 @@
  * `GatewayTimeoutError` when the client stopped waiting. An
  * abort through the caller's `AbortSignal` rejects with the signal's reason, as `fetch` does.
  */
-import type { GatewayErrorCodeV4, GatewayErrorDetails, GatewayOrderInfoV3 } from '@swap-gateway/types';
+import type { GatewayErrorCodeV4, GatewayErrorDetailsOf, GatewayOrderInfoV3 } from '@swap-gateway/types';
 
 /** The request a failure belongs to. */
 export interface GatewayRequestInfo {
@@ -29,7 +29,9 @@ export abstract class GatewayError extends Error {
 
 /**
  * A non-2xx answer. `code`, `error` and `details` are read from the structured error body; when the
- * body is not JSON or not that shape they are undefined and `rawBody` still holds the text.
+ * body is not JSON or not that shape they are undefined and `rawBody` still holds the text. `details`
+ * is typed by the code (`GatewayErrorDetailsOf` of @swap-gateway/types): narrowed to one code, it is
+ * the shape the document ties to that code, where it ties one. The body is not checked against it.
  */
 export class GatewayApiError<Code extends GatewayErrorCodeV4 = GatewayErrorCodeV4> extends GatewayError {
   readonly kind = 'http' as const;
@@ -40,8 +42,8 @@ export class GatewayApiError<Code extends GatewayErrorCodeV4 = GatewayErrorCodeV
   declare readonly code: Code | undefined;
   /** Human-readable message of the error body. */
   declare readonly error: string | undefined;
-  /** One of the detail shapes, or null; undefined when the body has no `details`. */
-  declare readonly details: GatewayErrorDetails | undefined;
+  /** One of the detail shapes (the code's own where the document ties one), or null; undefined when the body has no `details`. */
+  declare readonly details: GatewayErrorDetailsOf<Code> | undefined;
   /** The parsed JSON body, or undefined when it is not JSON. */
   declare readonly body: unknown;
   /** The body as received. */
@@ -64,7 +66,7 @@ export class GatewayApiError<Code extends GatewayErrorCodeV4 = GatewayErrorCodeV
     this.body = body;
     this.code = code;
     this.error = error;
-    this.details = structured ? (fields.details as GatewayErrorDetails | undefined) : undefined;
+    this.details = structured ? (fields.details as GatewayErrorDetailsOf<Code> | undefined) : undefined;
     this.retryAfterMs = retryAfterMs;
   }
 }
@@ -117,6 +119,16 @@ export class GatewayTimeoutError extends GatewayError {
   }
 }
 
+/**
+ * A `GatewayApiError` as a union over its code, which `isGatewayApiError(error)` narrows to: checking
+ * `code` (`if`, `switch`) narrows `details` to that code's type, e.g. `{ expected, actual }` for
+ * `INSUFFICIENT_AMOUNT`. `code` is undefined when the body carries none (register-tx's body may have
+ * only `error` and `details`) or is not the structured error.
+ */
+export type GatewayApiErrorOfCode =
+  | { [Code in GatewayErrorCodeV4]: GatewayApiError<Code> & { readonly code: Code } }[GatewayErrorCodeV4]
+  | (GatewayApiError & { readonly code: undefined });
+
 /** Any error of the client, discriminated by `kind`. */
 export type GatewayClientError = GatewayApiError | GatewayResponseError | GatewayNetworkError | GatewayTimeoutError;
 
@@ -127,9 +139,10 @@ export function isGatewayError(value: unknown): value is GatewayClientError {
 
 /**
  * Whether `value` is an error answer of the API, optionally with one code:
- * `if (isGatewayApiError(e, 'MISSING_REFUND_ADDRESS')) ...` narrows `e.code` to that code.
+ * `if (isGatewayApiError(e, 'MISSING_REFUND_ADDRESS')) ...` narrows `e.code` to that code, and
+ * `e.details` to its type. Without a code, `e` is a `GatewayApiErrorOfCode`, narrowed by `e.code`.
  */
-export function isGatewayApiError(value: unknown): value is GatewayApiError;
+export function isGatewayApiError(value: unknown): value is GatewayApiErrorOfCode;
 export function isGatewayApiError<Code extends GatewayErrorCodeV4>(
   value: unknown,
   code: Code,

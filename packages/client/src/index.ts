@@ -16,6 +16,7 @@ export {
   isGatewayError,
   isGatewayNetworkError,
   isGatewayTimeoutError,
+  type GatewayApiErrorOfCode,
   type GatewayClientError,
   type GatewayRequestInfo,
 } from './errors.js';

@@ -23,6 +23,7 @@ import {
   isGatewayApiError,
   routeOf,
   stateOf,
+  type GatewayApiError,
   type ExecuteQuoteOptions,
   type OrderExecutionError,
   type PaymentRequest,
@@ -215,6 +216,49 @@ describe('helpers narrow', () => {
     if (isGatewayApiError(error, 'MISSING_REFUND_ADDRESS')) expectTypeOf(error.code).toEqualTypeOf<'MISSING_REFUND_ADDRESS'>();
     // @ts-expect-error not a code of the document
     isGatewayApiError(error, 'NOT_A_CODE');
+  });
+
+  test("narrowing on code narrows details to that code's type (the document's x-detail-shapes-by-code)", () => {
+    const error: unknown = undefined;
+    if (!isGatewayApiError(error)) return;
+    if (error.code === 'INSUFFICIENT_AMOUNT') {
+      expectTypeOf(error.details).toEqualTypeOf<{ expected: string; actual: string } | undefined>();
+      if (error.details) expectTypeOf(error.details.expected).toEqualTypeOf<string>();
+      // @ts-expect-error INSUFFICIENT_AMOUNT carries expected, not minimum
+      void error.details?.minimum;
+    }
+    switch (error.code) {
+      case 'QUOTE_AMOUNT_TOO_LOW':
+        expectTypeOf(error.details).toEqualTypeOf<{ minimum: string; actual: string } | undefined>();
+        break;
+      case 'INSUFFICIENT_SOLVER_BALANCE':
+        expectTypeOf(error.details).toEqualTypeOf<{ limit: string; token: string; chain_id: string } | undefined>();
+        // @ts-expect-error INSUFFICIENT_SOLVER_BALANCE carries limit, token and chain_id
+        void error.details?.available;
+        break;
+      case 'SIMULATION_FAILED':
+      case 'GAS_ESTIMATE_FAILED':
+        expectTypeOf(error.details).toEqualTypeOf<{ tenderly_url?: string | null } | undefined>();
+        break;
+      case 'INVALID_REQUEST':
+        // No source fixes the shape of the other codes.
+        expectTypeOf(error.details).toEqualTypeOf<GatewayErrorDetails | undefined>();
+        break;
+      case undefined:
+        // A body without a code (register-tx's may have only error and details), or not the structured error.
+        expectTypeOf(error.details).toEqualTypeOf<GatewayErrorDetails | undefined>();
+        break;
+    }
+    // Without a narrowing, details are any shape or null, as before.
+    expectTypeOf(error.details).toEqualTypeOf<GatewayErrorDetails | undefined>();
+    expectTypeOf(error).toExtend<GatewayApiError>();
+  });
+
+  test('the one-code guard types details too', () => {
+    const error: unknown = undefined;
+    if (isGatewayApiError(error, 'EXCEEDED_LIMIT')) expectTypeOf(error.details).toEqualTypeOf<{ limit: string } | undefined>();
+    if (isGatewayApiError(error, 'NO_ROUTE')) expectTypeOf(error.details?.dst_token).toEqualTypeOf<string | undefined>();
+    expectTypeOf<GatewayApiError['details']>().toEqualTypeOf<GatewayErrorDetails | undefined>();
   });
 });
 

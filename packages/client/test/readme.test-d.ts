@@ -2,7 +2,15 @@
 import { expectTypeOf, test } from 'vitest';
 import type { GatewayOrderInfoV3 } from '@swap-gateway/types';
 import { createGatewayApi } from '../src/api.js';
-import { createGatewayClient, decodeSolanaTransaction, isRoute, routeOf } from '../src/index.js';
+import {
+  createGatewayClient,
+  decodeSolanaTransaction,
+  isGatewayApiError,
+  isGatewayNetworkError,
+  isGatewayTimeoutError,
+  isRoute,
+  routeOf,
+} from '../src/index.js';
 
 declare const evmAddress: string, btcAddress: string, solanaAddress: string;
 declare const btcWallet: { payAndFinalize(address: string, opReturn?: string | null): Promise<string> };
@@ -10,6 +18,9 @@ declare const walletClient: { sendTransaction(tx: { to: `0x${string}`; data: `0x
 declare const VersionedTransaction: { deserialize(bytes: Uint8Array): { sign(signers: unknown[]): void; serialize(): Uint8Array } };
 declare const connection: { sendRawTransaction(bytes: Uint8Array): Promise<string> };
 declare const keypair: unknown;
+declare const quote: import('@swap-gateway/types').GatewayQuoteV4;
+declare function quoteAgainWithRefundAddress(): void;
+declare function askAtLeast(amount: string | undefined): void;
 
 const gateway = createGatewayClient({ apiKey: process.env.GATEWAY_API_KEY });
 
@@ -77,4 +88,22 @@ test('every operation with openapi-fetch', async () => {
   const { data, response } = await api.GET('/v4/get-order/{id}', { params: { path: { id } } });
   expectTypeOf(data).toExtend<GatewayOrderInfoV3>();
   expectTypeOf(response).toEqualTypeOf<Response>();
+});
+
+test('errors', async () => {
+  try {
+    await gateway.createOrder(quote);
+  } catch (error) {
+    if (isGatewayApiError(error, 'MISSING_REFUND_ADDRESS')) quoteAgainWithRefundAddress();
+    else if (isGatewayApiError(error, 'INSUFFICIENT_AMOUNT'))
+      askAtLeast(error.details?.expected); // details: { expected, actual } | undefined
+    else if (isGatewayApiError(error)) console.error(error.status, error.code, error.error, error.details, error.rawBody);
+    else if (isGatewayNetworkError(error) || isGatewayTimeoutError(error))
+      console.error(error.kind, error.message); // no answer
+    else throw error; // e.g. your AbortSignal's reason
+  }
+  // What the README's comment says of the narrowed details.
+  const caught: unknown = undefined;
+  if (isGatewayApiError(caught, 'INSUFFICIENT_AMOUNT'))
+    expectTypeOf(caught.details).toEqualTypeOf<{ expected: string; actual: string } | undefined>();
 });

@@ -7,13 +7,17 @@
  * - the body validates against that status's schema (Ajv, JSON Schema 2020-12, via createSchemaValidator);
  * - the response's required headers are present and valid;
  * - for a target that promises full error bodies, every 4xx/5xx JSON body carries `code`, `error`
- *   and `details`, beyond what the document requires.
+ *   and `details`, beyond what the document requires;
+ * - on every target, a 4xx/5xx JSON body's `details` (when it has them) are the shape the document
+ *   ties to its code (`x-detail-shapes-by-code` of GatewayErrorDetails, the public gateway's SDK's;
+ *   @swap-gateway/openapi's `detailsShapeProblem`): `{ expected, actual }` for INSUFFICIENT_AMOUNT,
+ *   not merely any shape of the set, which is all the schema asks.
  *
  * A request outside the document (unknown path or method) must be answered 404 or 405 with the
  * structured error body.
  */
-import { coerceParameter, documentedResponse, type Operation } from '@swap-gateway/openapi';
-import { validator } from './document.js';
+import { coerceParameter, detailShapesByCode, detailsShapeProblem, documentedResponse, type Operation } from '@swap-gateway/openapi';
+import { document, validator } from './document.js';
 
 export interface ObservedResponse {
   status: number;
@@ -31,6 +35,7 @@ export interface CheckOptions {
 }
 
 const errorBodyPointer = validator.schemaPointer('GatewayErrorV4');
+const detailShapes = detailShapesByCode(document);
 
 /** Every way the response breaks the contract; empty when it keeps it. */
 export function contractProblems(op: Operation | undefined, response: ObservedResponse, options: CheckOptions = {}): string[] {
@@ -41,7 +46,11 @@ export function contractProblems(op: Operation | undefined, response: ObservedRe
   const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
   if (options.head) return [...problems, ...headProblems(op, response)];
   const body = parseBody(response.text, mediaType, problems);
-  if (options.fullErrorBodies && response.status >= 400 && mediaType === 'application/json') problems.push(...fullErrorBodyProblems(body));
+  if (response.status >= 400 && mediaType === 'application/json') {
+    if (options.fullErrorBodies) problems.push(...fullErrorBodyProblems(body));
+    const shape = detailsShapeProblem(detailShapes, validator, body);
+    if (shape) problems.push(shape);
+  }
 
   if (!op) {
     if (response.status !== 404 && response.status !== 405)

@@ -98,17 +98,23 @@ export function quoteQuery(route: RouteEntry, options: QuoteOptions): Record<str
 /**
  * Quotes a route with a small amount, so that a long-lived gateway's liquidity lasts: without an
  * amount of its own, the suite asks for one unit of the source token; a gateway with a minimum
- * refuses that and names the minimum (`details.minimum`), and the suite asks for twice it, as a
- * client would (the suite cannot know each token's decimals). A gateway that names no minimum is
- * asked for the default amount of `quoteQuery`.
+ * refuses that and names the minimum, and the suite asks for twice it, as a client would (the suite
+ * cannot know each token's decimals). The minimum is read in the shape the document ties to the
+ * code: `details.expected` of INSUFFICIENT_AMOUNT (the route's smallest amount), or `details.minimum`
+ * of QUOTE_AMOUNT_TOO_LOW (the smallest output, a guess for the input). A gateway that names no
+ * minimum is asked for the default amount of `quoteQuery`.
  */
 export async function getQuote(gateway: Gateway, route: RouteEntry, options: QuoteOptions): Promise<Quote> {
   const query = quoteQuery(route, options);
   const ask = (amount: string | undefined) =>
-    gateway.send<Quote & { details?: { minimum?: string } }>({ path: '/v4/get-quote', query: { ...query, amount } });
+    gateway.send<Quote & { code?: string; details?: { expected?: string; minimum?: string } | null }>({
+      path: '/v4/get-quote',
+      query: { ...query, amount },
+    });
   let answer = await ask(options.amount ?? '1');
   if (answer.status === 400 && !options.amount) {
-    const minimum = answer.body.details?.minimum;
+    const { code, details } = answer.body;
+    const minimum = code === 'INSUFFICIENT_AMOUNT' ? details?.expected : code === 'QUOTE_AMOUNT_TOO_LOW' ? details?.minimum : undefined;
     answer = await ask(minimum && /^[0-9]+$/.test(minimum) ? String(BigInt(minimum) * 2n) : query.amount);
   }
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
@@ -131,16 +137,16 @@ export class LiquidityShortage extends Error {}
 const created: string[] = [];
 
 export async function createOrder(gateway: Gateway, quote: unknown, version: 'v4' | 'v3' = 'v4'): Promise<CreatedOrder> {
-  const answer = await gateway.send<Record<string, CreatedOrder> & { code?: string; details?: { required?: string; available?: string } }>({
+  const answer = await gateway.send<Record<string, CreatedOrder> & { code?: string; details?: { limit?: string; token?: string } | null }>({
     method: 'POST',
     path: `/${version}/create-order`,
     body: quote,
   });
   const [key] = Object.keys(quote as object);
   if (answer.status === 400 && answer.body.code === 'INSUFFICIENT_SOLVER_BALANCE') {
-    const { required, available } = answer.body.details ?? {};
+    const { limit, token } = answer.body.details ?? {};
     throw new LiquidityShortage(
-      `no liquidity for one more ${key} order on ${gateway.url} (create-order answered INSUFFICIENT_SOLVER_BALANCE${required ? `, required ${required}, available ${available}` : ''})`,
+      `no liquidity for one more ${key} order on ${gateway.url} (create-order answered INSUFFICIENT_SOLVER_BALANCE${limit ? `, ${limit} of ${token} left` : ''})`,
     );
   }
   expect(answer.status, JSON.stringify(answer.body)).toBe(201);

@@ -31,6 +31,11 @@ describe('the contract check', () => {
     ],
     ['a missing required header', json(429, error), /required header Retry-After is missing/],
     ['a required header of the wrong type', json(429, error, { 'retry-after': 'soon' }), /header Retry-After/],
+    [
+      "details that are a shape of the set but not their code's",
+      json(429, { ...error, details: { max: '60', actual: '61' } }, { 'retry-after': '1' }),
+      /the details of EXCEEDED_LIMIT are not its shape limit \(limit\)/,
+    ],
     ['JSON that is not JSON', { ...json(200, example), text: '{"id":' }, /not JSON/],
   ])('catches %s', (_what, response, problem) => {
     expect(contractProblems(getOrder, response).join('\n')).toMatch(problem);
@@ -48,6 +53,23 @@ describe('the contract check', () => {
     expect(contractProblems(undefined, json(404, { code: 'INVALID_REQUEST' }), { fullErrorBodies: true }).join('\n')).toMatch(
       /no string `error`[\s\S]*no `details`/,
     );
+  });
+
+  it("holds every target's error details to their code's shape, and leaves the other codes to the schema", () => {
+    const getQuote = operation('getQuoteV4');
+    const insufficient = (details: unknown) => json(400, { code: 'INSUFFICIENT_AMOUNT', error: 'too little', details });
+    expect(contractProblems(getQuote, insufficient({ expected: '10000', actual: '1' }))).toEqual([]);
+    // The body the server answered before: valid against the schema (a shape of the set), not INSUFFICIENT_AMOUNT's.
+    for (const fullErrorBodies of [false, true])
+      expect(contractProblems(getQuote, insufficient({ minimum: '10000', actual: '1' }), { fullErrorBodies }).join('\n')).toMatch(
+        /the details of INSUFFICIENT_AMOUNT are not its shape expectedActual/,
+      );
+    expect(contractProblems(getQuote, insufficient(null)).join('\n')).toMatch(/INSUFFICIENT_AMOUNT are not its shape/);
+    // The field is optional: a body without details is left to the full-error-body check.
+    expect(contractProblems(getQuote, json(400, { code: 'INSUFFICIENT_AMOUNT', error: 'too little' }))).toEqual([]);
+    expect(
+      contractProblems(getQuote, json(400, { code: 'SLIPPAGE_TOO_LOW', error: 'x', details: { minimum: '10', actual: '1' } })),
+    ).toEqual([]);
   });
 
   it("holds a HEAD answer to its GET's statuses and to an empty body", () => {

@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { bundlePath, jsonContent, loadBundle, type OpenApiDocument } from '@swap-gateway/openapi';
 import { bundlerIn, compareVersions, formatVersionsMarkdown } from '@swap-gateway/spec-diff';
 import { publishedOperations, referenceAnchor, type PublishedOperation } from './document.js';
-import { detailShapesMarkdown, errorsTableMarkdown, listErrorCodes, schemaMarker } from './guide-sections/errors.js';
+import { detailShapesMarkdown, detailsByCodeMarkdown, errorsTableMarkdown, listErrorCodes, schemaMarker } from './guide-sections/errors.js';
 import { changelogMarkdown, readChangelogSources } from './guide-sections/changelog.js';
 import { openQuestionsMarkdown } from './guide-sections/open-questions.js';
 import { codeSamplesMarkdown, operationsTableMarkdown, sampleGroupMarkdown } from './guide-sections/operations.js';
@@ -50,6 +50,7 @@ interface Context {
 const generators: Record<string, (context: Context, argument?: string) => string> = {
   'errors-table': ({ combined }) => errorsTableMarkdown(combined),
   'error-detail-shapes': ({ combined }) => detailShapesMarkdown(combined),
+  'error-details-by-code': ({ combined }) => detailsByCodeMarkdown(combined),
   fields: ({ combined }, schema) => schemaFieldsMarkdown(combined, required(schema, 'fields')),
   unspecified: ({ combined }, schema) => schemaMarker(combined, required(schema, 'unspecified'), 'x-unspecified'),
   inferred: ({ combined }, schema) => schemaMarker(combined, required(schema, 'inferred'), 'x-inferred'),

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { listOpenQuestions, loadBundle } from '@swap-gateway/openapi';
 import { describe, expect, it } from 'vitest';
 import { publishedOperations } from '../src/document.js';
-import { errorsTableMarkdown, listErrorCodes } from '../src/guide-sections/errors.js';
+import { detailsByCodeMarkdown, errorsTableMarkdown, listErrorCodes } from '../src/guide-sections/errors.js';
 import { openQuestionsMarkdown } from '../src/guide-sections/open-questions.js';
 import { defaultOutput } from '../src/paths.js';
 import { referenceDocument } from '../src/reference.js';
@@ -37,9 +37,29 @@ describe('generated sections', () => {
     // create-order's 400 is given by the description; get-quote's is inferred by the document.
     expect(missingRefund.returnedBy.find(({ operation }) => operation.operationId === 'createOrderV4')?.statusInferred).toBe(false);
     expect(codes.get('INSUFFICIENT_AMOUNT')?.returnedBy.every(({ statusInferred }) => statusInferred)).toBe(true);
-    expect(codes.get('INSUFFICIENT_AMOUNT')?.detailShapes).toEqual(['minimumActual']);
+    expect(codes.get('INSUFFICIENT_AMOUNT')?.detailShapes).toEqual(['expectedActual']);
     const unexampled = [...codes.values()].filter((entry) => entry.returnedBy.length === 0);
     for (const entry of unexampled) expect(errorsTableMarkdown(combined)).toMatch(new RegExp(`\`${entry.code}\`.*_not shown_`));
+  });
+
+  it('gives each code the document ties to a shape its row, from x-detail-shapes-by-code, and no other code', () => {
+    const markdown = detailsByCodeMarkdown(combined);
+    const rows = markdown.split('\n').slice(2);
+    const tied = Object.keys(
+      (combined.components.schemas as Record<string, { 'x-detail-shapes-by-code'?: Record<string, string> }>).GatewayErrorDetails![
+        'x-detail-shapes-by-code'
+      ]!,
+    );
+    expect(rows.map((row) => /^\| `([A-Z_]+)`/.exec(row)?.[1])).toEqual(tied);
+    const row = (code: string) => rows.find((candidate) => candidate.startsWith(`| \`${code}\` |`))!;
+    expect(row('INSUFFICIENT_AMOUNT')).toMatch(
+      /`expected` `actual`.*`expected`: Expected value\. For INSUFFICIENT_AMOUNT, the route's smallest amount\./,
+    );
+    // The sentence for INSUFFICIENT_AMOUNT is said in its row only.
+    expect(row('INSUFFICIENT_PAYMENT_AMOUNT')).toMatch(/`expected` `actual`/);
+    expect(row('INSUFFICIENT_PAYMENT_AMOUNT')).not.toMatch(/smallest amount/);
+    expect(row('INSUFFICIENT_SOLVER_BALANCE')).toMatch(/`limit` `token` `chain_id`/);
+    expect(row('SIMULATION_FAILED')).toMatch(/`tenderly_url` \(optional\)/);
   });
 
   it('lists every open question of the document', () => {

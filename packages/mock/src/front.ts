@@ -25,6 +25,9 @@
  *   by `coerceParameter`) gets the same 400;
  * - HEAD on a GET operation is sent to Prism as that GET and answered without the body;
  * - a request without `Prefer` is answered with the example of its route (see examples.ts);
+ * - an error body Prism generates (dynamic mode) whose `details` are not the shape the document ties
+ *   to its code (`x-detail-shapes-by-code`, an extension Prism does not read: it picks the code and
+ *   the shape apart) gets the details of the document's example of that code (`detailsShapeProblem`);
  * - when Prism fails to answer, the documented 500 says so without naming Prism's address;
  * - CORS preflights are answered here and every answer carries the CORS headers (see cors.ts).
  */
@@ -34,8 +37,12 @@ import {
   coerceParameter,
   containsNul,
   createSchemaValidator,
+  detailShapesByCode,
+  detailsShapeProblem,
+  documentedErrorBodies,
   emptyPathParameterAnswer,
   failureBody,
+  failureStatuses,
   malformedRequestAnswer,
   matchOperation,
   readApiKey,
@@ -69,6 +76,14 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
   const operations = readOperations(document);
   const applyCors = createCors(requestMethods(operations));
   const validator = createSchemaValidator(document);
+  const detailShapes = detailShapesByCode(document);
+  /** For each code tied to a shape, the details of the document's first example of it. */
+  const exampleDetails = new Map<string, unknown>();
+  for (const operation of operations)
+    for (const status of failureStatuses(operation))
+      for (const body of documentedErrorBodies(operation, status))
+        if (!exampleDetails.has(body.code) && body.details !== undefined && detailShapes.has(body.code))
+          if (detailsShapeProblem(detailShapes, validator, body) === undefined) exampleDetails.set(body.code, body.details);
 
   // Node's limit on the request line and headers (16 KiB), as the server's: what goes beyond it is
   // answered alike by both (answerClientError below).
@@ -165,6 +180,20 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
     return undefined;
   }
 
+  /** Prism's error body with its code's details, when those it generated are not its code's shape; undefined to keep it. */
+  function fitDetails(answer: IncomingMessage, text: Buffer): Buffer | undefined {
+    if ((answer.statusCode ?? 0) < 400 || !isJson(answer.headers['content-type'])) return undefined;
+    let body: unknown;
+    try {
+      body = JSON.parse(text.toString('utf8'));
+    } catch {
+      return undefined;
+    }
+    if (detailsShapeProblem(detailShapes, validator, body) === undefined) return undefined;
+    const details = exampleDetails.get((body as { code: string }).code);
+    return details === undefined ? undefined : Buffer.from(JSON.stringify({ ...(body as object), details }));
+  }
+
   async function forward(
     res: ServerResponse,
     body: Buffer,
@@ -183,8 +212,12 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
               res.setHeader('sl-violations', answer.headers['sl-violations'] ?? '');
               sendError(res, 400, translated);
             } else {
-              res.writeHead(answer.statusCode ?? 500, answer.headers);
-              res.end(answerBody);
+              const fitted = fitDetails(answer, answerBody);
+              res.writeHead(
+                answer.statusCode ?? 500,
+                fitted ? { ...answer.headers, 'content-length': String(fitted.length) } : answer.headers,
+              );
+              res.end(fitted ?? answerBody);
             }
             resolve();
           }, reject);

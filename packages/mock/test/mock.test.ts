@@ -1,7 +1,14 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { createSchemaValidator, jsonContent, loadBundle, readOperations } from '@swap-gateway/openapi';
+import {
+  createSchemaValidator,
+  detailShapesByCode,
+  detailsShapeProblem,
+  jsonContent,
+  loadBundle,
+  readOperations,
+} from '@swap-gateway/openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../src/index.js';
 
@@ -264,6 +271,37 @@ describe('startMock (dynamic)', () => {
       expect(a).not.toEqual(example);
     } finally {
       await Promise.all([first.stop(), second.stop()]);
+    }
+  });
+});
+
+describe("error details and their code's shape", () => {
+  const shapes = detailShapesByCode(loadBundle('gateway'));
+  const query = 'srcChain=bitcoin&dstChain=bob&recipient=0x71C7656EC7ab88b098defB751B7401B5f6d8976F&srcToken=0x0&dstToken=0x1&amount=1000';
+
+  it('are the shape the document ties to the code, in the examples and in generated bodies', async () => {
+    const mock = await startMock({ dynamic: true, seed: 3 });
+    try {
+      // The examples, by name (Prefer: dynamic=false): what the document holds them to.
+      for (const name of ['INSUFFICIENT_AMOUNT', 'INSUFFICIENT_SWAP_AMOUNT', 'GAS_ESTIMATE_FAILED']) {
+        const response = await fetch(`${mock.url}/v4/get-quote?${query}`, {
+          headers: { prefer: `code=400, example=${name}, dynamic=false` },
+        });
+        const body = (await response.json()) as { code: string };
+        expect(body.code).toBe(name);
+        expect(detailsShapeProblem(shapes, validator, body)).toBeUndefined();
+      }
+      // A generated body: Prism picks the code and the details apart, and with this seed picks a code
+      // tied to a shape and details of another (every request of a seeded mock gets the same body).
+      // The front gives it the details of the document's example of the code.
+      const response = await fetch(`${mock.url}/v4/get-quote?${query}`, { headers: { prefer: 'code=400' } });
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { code: string; details?: unknown };
+      expectValid('/v4/get-quote', 'get', 400, body);
+      expect(shapes.has(body.code), body.code).toBe(true);
+      expect(detailsShapeProblem(shapes, validator, body), JSON.stringify(body)).toBeUndefined();
+    } finally {
+      await mock.stop();
     }
   });
 });

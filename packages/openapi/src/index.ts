@@ -51,7 +51,13 @@ export {
 } from './operations.js';
 export { matchOperation, requestMethods, type OperationMatch, type RouteTemplate } from './match.js';
 export { coerceParameter } from './coerce.js';
-export { documentedErrorCodes, type DocumentedErrorCode } from './error-codes.js';
+export {
+  detailShapesByCode,
+  detailsShapeProblem,
+  documentedErrorCodes,
+  type CodeDetailShape,
+  type DocumentedErrorCode,
+} from './error-codes.js';
 export {
   apiKeyLength,
   apiKeyPointer,

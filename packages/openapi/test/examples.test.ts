@@ -8,7 +8,7 @@ import { address as bitcoinAddress, networks, Transaction, Psbt } from 'bitcoinj
 import bs58 from 'bs58';
 import { isAddress, getAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { createSchemaValidator, loadBundle, readOperations } from '@swap-gateway/openapi';
+import { createSchemaValidator, detailShapesByCode, detailsShapeProblem, loadBundle, readOperations } from '@swap-gateway/openapi';
 import { branches, componentSchema, type Schema } from './helpers/schema.js';
 
 const document = loadBundle('gateway');
@@ -116,6 +116,53 @@ describe('the examples cover the API', () => {
     const pages = responseExamples('GET /v4/get-orders/{user_address}', '200') as { nextCursor?: string | null }[];
     expect(pages.some((page) => typeof page.nextCursor === 'string')).toBe(true);
     expect(pages.some((page) => page.nextCursor === null || page.nextCursor === undefined)).toBe(true);
+  });
+});
+
+describe("every error example's details are its code's shape", () => {
+  const shapes = detailShapesByCode(document);
+  const errorExamples = examples.filter((example) => example.status && /^[45]/.test(example.status));
+  const tied = errorExamples.filter((example) => shapes.has(String((example.value as { code?: unknown }).code)));
+
+  it('finds the tied codes and their examples', () => {
+    expect(shapes.size).toBe(10);
+    // Every tied code has an example (the codes all do), and each is held to its shape below.
+    expect(new Set(tied.map((example) => (example.value as { code: string }).code))).toEqual(new Set(shapes.keys()));
+  });
+
+  it.each(tied.map((example) => [example.label, example] as const))('%s', (_label, { value }) => {
+    expect(detailsShapeProblem(shapes, validator, value)).toBeUndefined();
+  });
+
+  it('the check refuses another shape, and null, for a tied code; leaves the other codes and absent details alone', () => {
+    const minimumActual = { minimum: '10000', actual: '5000' };
+    expect(detailsShapeProblem(shapes, validator, { code: 'INSUFFICIENT_AMOUNT', details: minimumActual })).toMatch(
+      /INSUFFICIENT_AMOUNT are not its shape expectedActual \(expected, actual\)/,
+    );
+    expect(
+      detailsShapeProblem(shapes, validator, { code: 'INSUFFICIENT_SOLVER_BALANCE', details: { required: '1', available: '0' } }),
+    ).toMatch(/tokenLimit/);
+    expect(detailsShapeProblem(shapes, validator, { code: 'EXCEEDED_LIMIT', details: null })).toMatch(/EXCEEDED_LIMIT/);
+    expect(detailsShapeProblem(shapes, validator, { code: 'QUOTE_AMOUNT_TOO_LOW', details: minimumActual })).toBeUndefined();
+    expect(detailsShapeProblem(shapes, validator, { code: 'INVALID_REQUEST', details: minimumActual })).toBeUndefined();
+    expect(detailsShapeProblem(shapes, validator, { code: 'INSUFFICIENT_AMOUNT' })).toBeUndefined();
+  });
+
+  it('ties only codes of the document, to shapes the description lists, and its prose says the same', () => {
+    const codes = branches(document, componentSchema(document, 'GatewayErrorCodeV4')).flatMap(
+      (branch) => (branch.enum as string[] | undefined) ?? [],
+    );
+    const prose = String(componentSchema(document, 'GatewayErrorDetails').description).replace(/\s+/g, ' ');
+    const clauses = prose.split(/; |: /);
+    for (const { code, title, fields } of shapes.values()) {
+      expect(codes).toContain(code);
+      expect(fields.length).toBeGreaterThan(0);
+      // The clause that names the code names its shape by title.
+      expect(
+        clauses.some((clause) => new RegExp(`\\b${code}\\b`).test(clause) && clause.includes(`\`${title}\``)),
+        `${code} → ${title} in the description`,
+      ).toBe(true);
+    }
   });
 });
 

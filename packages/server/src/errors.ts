@@ -3,17 +3,24 @@
  * the documented detail shapes. The domain (quote/, orders/, chains/) throws these and knows no HTTP
  * status: which status answers a code is decided per operation at the HTTP edge, from the document
  * (src/http/failures.ts).
+ *
+ * A code's details are typed by `DetailsOf<Code>`: for the codes the document ties to a shape (the
+ * public gateway's SDK's, `x-detail-shapes-by-code` of GatewayErrorDetails) that shape alone, so the
+ * compiler refuses `new DomainError('INSUFFICIENT_AMOUNT', ..., { minimum, actual })`; for the
+ * others any shape or null.
  */
-import type { GatewayErrorCodeV4, GatewayErrorDetails } from '@swap-gateway/types';
+import type { GatewayErrorCodeV4, GatewayErrorDetails, GatewayErrorDetailsOf } from '@swap-gateway/types';
 
 export type ErrorCode = GatewayErrorCodeV4;
 export type ErrorDetails = GatewayErrorDetails;
+/** The details a failure with `Code` carries: the code's shape where the document ties one. */
+export type DetailsOf<Code extends ErrorCode> = GatewayErrorDetailsOf<Code>;
 
-export class DomainError extends Error {
+export class DomainError<Code extends ErrorCode = ErrorCode> extends Error {
   constructor(
-    readonly code: ErrorCode,
+    readonly code: Code,
     message: string,
-    readonly details: ErrorDetails = null,
+    readonly details: NoInfer<DetailsOf<Code>>,
   ) {
     super(message);
     this.name = 'DomainError';
@@ -21,7 +28,7 @@ export class DomainError extends Error {
 }
 
 /** The order is not in a state that allows the call (the sandbox controls: source-sent, outcome). */
-export class OrderStateError extends DomainError {
+export class OrderStateError extends DomainError<'INVALID_REQUEST'> {
   constructor(message: string) {
     super('INVALID_REQUEST', message, { message });
     this.name = 'OrderStateError';

@@ -64,7 +64,7 @@ describe('each code an operation lists answers with its status', () => {
       .flatMap(([status, codes]) => codes.map((code) => [candidate.operationId, status, code] as const)),
   );
   it.each(cases)('%s: %s %s', (operationId, status, code) => {
-    expect(answer(operationId, new DomainError(code as ErrorCode, 'refused'))).toBe(`${status} ${code}`);
+    expect(answer(operationId, new DomainError(code as ErrorCode, 'refused', null))).toBe(`${status} ${code}`);
   });
 
   it.each(edgeStatuses.map((status) => [status]))("the edge's own %s, with a code every operation lists under it", (status) => {
@@ -78,7 +78,7 @@ describe('every code answers with a status the operation documents', () => {
   it.each(operations.map((candidate) => [candidate.operationId]))('%s', (operationId) => {
     const documented = failureStatuses(operation(operationId)).map(Number);
     for (const code of allCodes) {
-      const failure = answerFailure(operation(operationId), new DomainError(code, 'refused'));
+      const failure = answerFailure(operation(operationId), new DomainError(code, 'refused', null));
       expect(documented, `${operationId} ${code}`).toContain(failure.status);
     }
   });
@@ -86,15 +86,15 @@ describe('every code answers with a status the operation documents', () => {
 
 describe('what the examples do not list', () => {
   it('is 400 with its code where the operation documents 400', () => {
-    expect(answer('getQuoteV4', new DomainError('EXCEEDED_LIMIT', 'amount is above the largest amount of this route'))).toBe(
-      '400 EXCEEDED_LIMIT',
-    );
-    expect(answer('createOrderV4', new DomainError('PER_ACCOUNT_LIMIT_EXCEEDED', 'limit'))).toBe('400 PER_ACCOUNT_LIMIT_EXCEEDED');
+    expect(
+      answer('getQuoteV4', new DomainError('EXCEEDED_LIMIT', 'amount is above the largest amount of this route', { limit: '1000000000' })),
+    ).toBe('400 EXCEEDED_LIMIT');
+    expect(answer('createOrderV4', new DomainError('PER_ACCOUNT_LIMIT_EXCEEDED', 'limit', null))).toBe('400 PER_ACCOUNT_LIMIT_EXCEEDED');
   });
 
   it('is an unknown order on get-order, which documents no 400', () => {
-    expect(answer('getOrderV4', new DomainError('INVALID_REQUEST', 'id contains a NUL character'))).toBe('404 ORDER_NOT_FOUND');
-    expect(answer('getOrderV3', new DomainError('INVALID_REQUEST', 'id is too long'))).toBe('404 ORDER_NOT_FOUND');
+    expect(answer('getOrderV4', new DomainError('INVALID_REQUEST', 'id contains a NUL character', null))).toBe('404 ORDER_NOT_FOUND');
+    expect(answer('getOrderV3', new DomainError('INVALID_REQUEST', 'id is too long', null))).toBe('404 ORDER_NOT_FOUND');
   });
 
   it('is 401 on get-routes, which takes no input but its headers', () => {
@@ -102,7 +102,7 @@ describe('what the examples do not list', () => {
   });
 
   it('outside the document: 400, an unknown order 404, an order in the wrong state 409', () => {
-    expect(answer(undefined, new DomainError('INVALID_REQUEST', 'count'))).toBe('400 INVALID_REQUEST');
+    expect(answer(undefined, new DomainError('INVALID_REQUEST', 'count', null))).toBe('400 INVALID_REQUEST');
     expect(answer(undefined, orderNotFound('no order has this id'))).toBe('404 ORDER_NOT_FOUND');
     expect(answer(undefined, new OrderStateError('the order is already success'))).toBe('409 INVALID_REQUEST');
     expect(malformedRequest(undefined, 'broken').status).toBe(400);

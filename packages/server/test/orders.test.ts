@@ -236,8 +236,12 @@ describe('liquidity', () => {
       expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
       const refused = answers.filter((answer) => answer.status === 400);
       expect(refused).toHaveLength(5);
+      // { limit: the liquidity left of the token the order delivers, token, chain_id }.
       for (const answer of refused)
-        expect(answer.body).toMatchObject({ code: 'INSUFFICIENT_SOLVER_BALANCE', details: { required: '995500', available: '13500' } });
+        expect(answer.body).toMatchObject({
+          code: 'INSUFFICIENT_SOLVER_BALANCE',
+          details: { limit: '13500', token: wbtcBob, chain_id: 'bob' },
+        });
       const row = (await smallApi.get('/sandbox/liquidity')).body.liquidity.find((entry: { token: string }) => entry.token === wbtcBob);
       expect(row).toMatchObject({ total: '3000000', reserved: '2986500' });
     } finally {

@@ -63,9 +63,11 @@ describe('onramp fees', () => {
     await expectError(onrampParams({ slippage: '5000' }), 'SLIPPAGE_TOO_HIGH', { max: '1000', actual: '5000' });
   });
 
-  it('applies amount limits', async () => {
-    await expectError(onrampParams({ amount: '5000' }), 'INSUFFICIENT_AMOUNT', { minimum: '10000', actual: '5000' });
-    await expectError(onrampParams({ amount: '2000000000' }), 'EXCEEDED_LIMIT', { max: '1000000000', actual: '2000000000' });
+  it('applies amount limits, in the shapes the document ties to their codes', async () => {
+    // INSUFFICIENT_AMOUNT { expected: the route's smallest amount, actual: the amount asked }.
+    await expectError(onrampParams({ amount: '5000' }), 'INSUFFICIENT_AMOUNT', { expected: '10000', actual: '5000' });
+    // EXCEEDED_LIMIT { limit }: the route's largest amount.
+    await expectError(onrampParams({ amount: '2000000000' }), 'EXCEEDED_LIMIT', { limit: '1000000000' });
   });
 
   it('refuses amounts that cannot pay the fees or leave too little (routes without a minimum input)', async () => {
@@ -81,11 +83,25 @@ describe('onramp fees', () => {
       await expectCode(onrampParams({ amount: '1000' }), 'UNABLE_TO_COVER_FEES', { total_fees: '1503', available_amount: '1000' });
       // 6000 - (18 + 1500) = 4482, below the route's 5000 minimum output.
       await expectCode(onrampParams({ amount: '6000' }), 'QUOTE_AMOUNT_TOO_LOW', { minimum: '5000', actual: '4482' });
-      // 100 wei of WETH is worth less than one unit of USDC.
-      await expectCode(tokenSwapParams({ srcToken: wethBase, dstToken: usdcEthereum, amount: '100' }), 'INSUFFICIENT_SWAP_AMOUNT', {
-        total_fees: '0',
-        available_amount: '100',
+      // 100 wei of WETH is worth less than one unit of USDC: `required` is the smallest amount that
+      // leaves something to swap (one wei less does not), `available` the amount asked.
+      const swap = (amount: string) => lenientApi.quote(tokenSwapParams({ srcToken: wethBase, dstToken: usdcEthereum, amount }));
+      const short = await swap('100');
+      expect(short).toMatchObject({
+        status: 400,
+        body: { code: 'INSUFFICIENT_SWAP_AMOUNT', details: { required: expect.stringMatching(/^[1-9][0-9]*$/), available: '100' } },
       });
+      const required = BigInt(short.body.details.required);
+      expect(required).toBeGreaterThan(100n);
+      expect((await swap(String(required))).body.code).not.toBe('INSUFFICIENT_SWAP_AMOUNT');
+      await expectCode(
+        tokenSwapParams({ srcToken: wethBase, dstToken: usdcEthereum, amount: String(required - 1n) }),
+        'INSUFFICIENT_SWAP_AMOUNT',
+        {
+          required: String(required),
+          available: String(required - 1n),
+        },
+      );
     } finally {
       await lenient.close();
     }

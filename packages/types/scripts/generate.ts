@@ -1,11 +1,14 @@
 /**
  * Generates dist/openapi.d.ts, the `paths`/`components`/`operations` types of the combined V3 + V4
- * bundle, with openapi-typescript. The output is a build product: it is never committed or edited.
+ * bundle, with openapi-typescript, and dist/error-details.d.ts, the fields of the detail shape the
+ * document ties to each error code (`x-detail-shapes-by-code` of GatewayErrorDetails), from which
+ * src/index.ts picks each code's shape out of the generated `GatewayErrorDetails` union. The output
+ * is a build product: it is never committed or edited.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { bundlePath } from '@swap-gateway/openapi';
+import { bundlePath, detailShapesByCode, resolveRef, type OpenApiDocument } from '@swap-gateway/openapi';
 
 const source = bundlePath('gateway', 'json');
 const ast = await openapiTS(pathToFileURL(source));
@@ -19,3 +22,35 @@ const outDir = new URL('../dist/', import.meta.url);
 mkdirSync(outDir, { recursive: true });
 writeFileSync(new URL('openapi.d.ts', outDir), header + astToString(ast));
 console.log(`@swap-gateway/types: generated dist/openapi.d.ts from ${source}`);
+
+/**
+ * src/index.ts finds a code's shape in the union by its field names, so those must name one shape
+ * alone: the shapes are closed, and no two of the description's have the same fields.
+ */
+function errorDetailFields(document: OpenApiDocument): string {
+  const shapes = [...detailShapesByCode(document).values()];
+  const details = resolveRef<{ oneOf?: unknown[] }>(document, document.components.schemas?.GatewayErrorDetails);
+  const alternatives = (details.oneOf ?? []).map((branch) =>
+    Object.keys(resolveRef<{ properties?: Record<string, unknown> }>(document, branch).properties ?? {})
+      .sort()
+      .join(','),
+  );
+  const lines = shapes.map(({ code, title, fields }) => {
+    const key = [...fields].sort().join(',');
+    if (alternatives.filter((alternative) => alternative === key).length !== 1)
+      throw new Error(`GatewayErrorDetails: the fields of ${title} (${key}) do not name one alternative alone`);
+    return `  /** \`${title}\` */\n  ${code}: ${fields.map((field) => JSON.stringify(field)).join(' | ')};`;
+  });
+  return (
+    '/**\n' +
+    ' * Generated from `x-detail-shapes-by-code` of GatewayErrorDetails in the bundle of\n' +
+    ' * @swap-gateway/openapi (gateway.json) during the build of @swap-gateway/types. Do not edit.\n' +
+    ' */\n\n' +
+    '/** For each code the document ties to a detail shape (inferred from the public SDK), the fields of that shape. */\n' +
+    `export interface GatewayErrorDetailFieldsByCode {\n${lines.join('\n')}\n}\n`
+  );
+}
+
+const document = JSON.parse(readFileSync(source, 'utf8')) as OpenApiDocument;
+writeFileSync(new URL('error-details.d.ts', outDir), errorDetailFields(document));
+console.log(`@swap-gateway/types: generated dist/error-details.d.ts from ${source}`);

@@ -3,6 +3,7 @@
  * openapi-typescript from the combined V3 + V4 bundle at build time (dist/openapi.d.ts); every alias
  * below is derived from them, so a change in the document changes these types on the next build.
  */
+import type { GatewayErrorDetailFieldsByCode } from './error-details.js';
 import type { components, operations } from './openapi.js';
 
 export type { components, operations, paths } from './openapi.js';
@@ -122,6 +123,25 @@ export type GatewayErrorCodeV3 = Schemas['GatewayErrorCodeV3'];
 export type GatewayErrorCodeV4 = Schemas['GatewayErrorCodeV4'];
 /** One of the detail shapes of an error body, or null. */
 export type GatewayErrorDetails = Schemas['GatewayErrorDetails'];
+/**
+ * The detail shape of each code the document ties to one (`x-detail-shapes-by-code` of
+ * GatewayErrorDetails: the shapes the public gateway's TypeScript SDK reads, inferred), picked out of
+ * `GatewayErrorDetails` by the shape's fields.
+ */
+export type GatewayErrorDetailsByCode = {
+  [C in keyof GatewayErrorDetailFieldsByCode]: WithKeys<Exclude<GatewayErrorDetails, null>, GatewayErrorDetailFieldsByCode[C]>;
+};
+/**
+ * The `details` of an error with code `C`: its shape where the document ties one
+ * (`GatewayErrorDetailsOf<'INSUFFICIENT_AMOUNT'>` is `{ expected, actual }`), else any shape or null.
+ * Over a union of codes it is the union of their details, so over every code `GatewayErrorDetails`.
+ */
+export type GatewayErrorDetailsOf<C extends GatewayErrorCodeV4> = C extends keyof GatewayErrorDetailsByCode
+  ? GatewayErrorDetailsByCode[C]
+  : GatewayErrorDetails;
+
+/** The members of a union whose keys are exactly `K`. */
+type WithKeys<U, K extends PropertyKey> = U extends unknown ? ([keyof U] extends [K] ? ([K] extends [keyof U] ? U : never) : never) : never;
 /** The structured error body of V3. */
 export type GatewayErrorV3 = Schemas['GatewayErrorV3'];
 /** The structured error body of V4. */

@@ -6,6 +6,8 @@ import type {
   GatewayErrorCodeV3,
   GatewayErrorCodeV4,
   GatewayErrorDetails,
+  GatewayErrorDetailsByCode,
+  GatewayErrorDetailsOf,
   GatewayErrorV3,
   GatewayErrorV4,
   GatewayInProgressV3,
@@ -116,6 +118,51 @@ describe('error codes and bodies', () => {
     expectTypeOf<{ limit: string; token: string; chain_id: string }>().toExtend<GatewayErrorDetails>();
     expectTypeOf<{ addresses: number[] }>().not.toExtend<GatewayErrorDetails>();
     expectTypeOf<GatewayErrorV4['details']>().toEqualTypeOf<GatewayErrorDetails | undefined>();
+  });
+
+  test('a code the document ties to a shape has that shape; any other code any shape or null', () => {
+    expectTypeOf<keyof GatewayErrorDetailsByCode>().toEqualTypeOf<
+      | 'INSUFFICIENT_AMOUNT'
+      | 'INSUFFICIENT_PAYMENT_AMOUNT'
+      | 'QUOTE_AMOUNT_TOO_LOW'
+      | 'INSUFFICIENT_SWAP_AMOUNT'
+      | 'UNABLE_TO_COVER_FEES'
+      | 'SIMULATION_FAILED'
+      | 'GAS_ESTIMATE_FAILED'
+      | 'NO_ROUTE'
+      | 'INSUFFICIENT_SOLVER_BALANCE'
+      | 'EXCEEDED_LIMIT'
+    >();
+    expectTypeOf<GatewayErrorDetailsOf<'INSUFFICIENT_AMOUNT'>>().toEqualTypeOf<{ expected: string; actual: string }>();
+    expectTypeOf<GatewayErrorDetailsOf<'INSUFFICIENT_PAYMENT_AMOUNT'>>().toEqualTypeOf<{ expected: string; actual: string }>();
+    expectTypeOf<GatewayErrorDetailsOf<'QUOTE_AMOUNT_TOO_LOW'>>().toEqualTypeOf<{ minimum: string; actual: string }>();
+    expectTypeOf<GatewayErrorDetailsOf<'INSUFFICIENT_SWAP_AMOUNT'>>().toEqualTypeOf<{ required: string; available: string }>();
+    expectTypeOf<GatewayErrorDetailsOf<'UNABLE_TO_COVER_FEES'>>().toEqualTypeOf<{ total_fees: string; available_amount: string }>();
+    expectTypeOf<GatewayErrorDetailsOf<'SIMULATION_FAILED'>>().toEqualTypeOf<{ tenderly_url?: string | null }>();
+    expectTypeOf<GatewayErrorDetailsOf<'GAS_ESTIMATE_FAILED'>>().toEqualTypeOf<{ tenderly_url?: string | null }>();
+    expectTypeOf<GatewayErrorDetailsOf<'NO_ROUTE'>>().toEqualTypeOf<{
+      src_chain: string;
+      src_token: string;
+      dst_chain: string;
+      dst_token: string;
+    }>();
+    expectTypeOf<GatewayErrorDetailsOf<'INSUFFICIENT_SOLVER_BALANCE'>>().toEqualTypeOf<{
+      limit: string;
+      token: string;
+      chain_id: string;
+    }>();
+    expectTypeOf<GatewayErrorDetailsOf<'EXCEEDED_LIMIT'>>().toEqualTypeOf<{ limit: string }>();
+    // Another shape, or null, is not a tied code's details.
+    expectTypeOf<{ minimum: string; actual: string }>().not.toExtend<GatewayErrorDetailsOf<'INSUFFICIENT_AMOUNT'>>();
+    expectTypeOf<{ required: string; available: string }>().not.toExtend<GatewayErrorDetailsOf<'INSUFFICIENT_SOLVER_BALANCE'>>();
+    expectTypeOf<null>().not.toExtend<GatewayErrorDetailsOf<'EXCEEDED_LIMIT'>>();
+    // No source fixes the shape of the other codes; over every code the details are the whole set.
+    expectTypeOf<GatewayErrorDetailsOf<'INVALID_REQUEST'>>().toEqualTypeOf<GatewayErrorDetails>();
+    expectTypeOf<GatewayErrorDetailsOf<'MISSING_REFUND_ADDRESS'>>().toEqualTypeOf<GatewayErrorDetails>();
+    expectTypeOf<GatewayErrorDetailsOf<GatewayErrorCodeV4>>().toEqualTypeOf<GatewayErrorDetails>();
+    expectTypeOf<GatewayErrorDetailsOf<'INSUFFICIENT_AMOUNT' | 'EXCEEDED_LIMIT'>>().toEqualTypeOf<
+      { expected: string; actual: string } | { limit: string }
+    >();
   });
 });
 

@@ -2,11 +2,13 @@
  * The errors reference, read from the combined bundle: every code of the
  * error-code schemas with its meaning (`x-enumDescriptions`) and the version
  * that introduced it (`x-introduced-in`), the HTTP statuses and detail shapes
- * the document's examples give it, and the error bodies themselves. What the
+ * the document's examples give it, the detail shape the document ties to a code
+ * (`x-detail-shapes-by-code`, inferred), and the error bodies themselves. What the
  * document does not show is said to be not shown.
  */
 import {
   createSchemaValidator,
+  detailShapesByCode,
   documentedErrorBodies,
   documentedErrorCodes,
   resolveRef,
@@ -31,7 +33,7 @@ export interface ErrorCodeEntry {
 export interface DetailShape {
   title: string;
   description: string;
-  fields: Array<{ name: string; type: string; required: boolean }>;
+  fields: Array<{ name: string; type: string; required: boolean; description: string }>;
 }
 
 /** The codes of an error-code schema, each with the meaning and version the docs print. */
@@ -54,13 +56,14 @@ export function detailShapes(document: OpenApiDocument): DetailShape[] {
       description?: string;
       type?: string | string[];
       required?: string[];
-      properties?: Record<string, { type?: unknown; items?: { type?: unknown } }>;
+      properties?: Record<string, { type?: unknown; items?: { type?: unknown }; description?: string }>;
     }>(document, branch);
     if (!shape.title) throw new Error('every alternative of GatewayErrorDetails needs a title to be named in the docs');
     const fields = Object.entries(shape.properties ?? {}).map(([name, property]) => ({
       name,
       type: describeType(property),
       required: shape.required?.includes(name) ?? false,
+      description: property.description ?? '',
     }));
     return { title: shape.title, description: shape.description ?? '', fields };
   });
@@ -176,6 +179,34 @@ export function detailShapesMarkdown(document: OpenApiDocument): string {
     escapeCell(shape.description),
   ]);
   return table(['Shape', 'Fields', 'Meaning'], rows);
+}
+
+/**
+ * One row per code the document ties to a detail shape (`x-detail-shapes-by-code` of
+ * GatewayErrorDetails, inferred from the public gateway's SDK), in the document's order: the code,
+ * the shape's fields, and what each field is as the document describes it. A sentence of a field's
+ * description that begins `For <CODE>,` is said in that code's row only.
+ */
+export function detailsByCodeMarkdown(document: OpenApiDocument): string {
+  const codes = new Set(documentedErrorCodes(document, 'GatewayErrorCodeV4').map((entry) => entry.code));
+  const shapes = detailShapes(document);
+  const rows = [...detailShapesByCode(document).values()].map(({ code: tied, title }) => {
+    if (!codes.has(tied)) throw new Error(`GatewayErrorDetails ties ${tied} to a shape, but no error-code schema lists it`);
+    const shape = shapes.find((candidate) => candidate.title === title)!;
+    const meaning = shape.fields.map((field) => {
+      const sentences = field.description.split(/(?<=\.)\s+/).filter((sentence) => {
+        const other = /^For ([A-Z_]+),/.exec(sentence)?.[1];
+        return other === undefined || !codes.has(other) || other === tied;
+      });
+      return `${code(field.name)}${field.required ? '' : ' (optional)'}: ${sentences.join(' ')}`;
+    });
+    return [
+      `${code(tied)}`,
+      `${shape.fields.map((field) => code(field.name)).join(' ')} <span class="muted">${escapeCell(title)}</span>`,
+      meaning.map(escapeCell).join('<br>'),
+    ];
+  });
+  return table(['Code', '`details`', 'Fields'], rows);
 }
 
 /** The `x-unspecified` / `x-inferred` sentence of a schema, for the guide to quote. */

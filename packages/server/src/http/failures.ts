@@ -29,7 +29,7 @@ import {
   type DocumentedFailure,
   type Operation,
 } from '@swap-gateway/openapi';
-import { type DomainError, invalidRequest, OrderStateError, type ErrorCode, type ErrorDetails } from '../errors.js';
+import { type DetailsOf, type DomainError, invalidRequest, OrderStateError, type ErrorCode, type ErrorDetails } from '../errors.js';
 
 /** The operation a raw request line names (HEAD is its GET; an empty segment still names get-order). */
 export function operationOf(operations: readonly Operation[], method: string, url: string): Operation | undefined {
@@ -37,13 +37,16 @@ export function operationOf(operations: readonly Operation[], method: string, ur
   return match.kind === 'operation' ? match.operation : undefined;
 }
 
-/** A failure as it is answered: status, headers (Retry-After, Allow) and the `{ code, error, details }` body. */
-export class ApiFailure extends Error {
+/**
+ * A failure as it is answered: status, headers (Retry-After, Allow) and the `{ code, error, details }`
+ * body, its details typed by its code as a DomainError's are (`DetailsOf`).
+ */
+export class ApiFailure<Code extends ErrorCode = ErrorCode> extends Error {
   constructor(
     readonly status: number,
-    readonly code: ErrorCode,
+    readonly code: Code,
     message: string,
-    readonly details: ErrorDetails = null,
+    readonly details: NoInfer<DetailsOf<Code>>,
     readonly headers: Record<string, string> = {},
   ) {
     super(message);

@@ -9,14 +9,22 @@
  * INVALID_REQUEST with the status src/http/failures.ts gives it on the operation: its documented
  * 400, or get-order's 404 ORDER_NOT_FOUND (an id that cannot be read is an id no order has).
  * Responses: JSON bodies are checked against the schema of their status before JSON.stringify
- * writes them
+ * writes them, and an error body's `details` against the shape the document ties to its code
+ * (@swap-gateway/openapi's `detailsShapeProblem`)
  * (a mismatch is logged and answered with INTERNAL_ERROR), so the server cannot drift from the
  * document without a test going red: every one of them with `checkResponses.every` 1 (the sandbox,
  * the tests, development), or one in `every` of each operation and status in a deployment that
  * wants the check's cost off its hot path (a few microseconds of get-quote's work) and keeps it
  * as a sample that logs a drift.
  */
-import { coerceParameter, containsNul, type Operation, type Parameter } from '@swap-gateway/openapi';
+import {
+  coerceParameter,
+  containsNul,
+  detailShapesByCode,
+  detailsShapeProblem,
+  type Operation,
+  type Parameter,
+} from '@swap-gateway/openapi';
 import type { ErrorObject } from 'ajv';
 import type { FastifyBaseLogger } from 'fastify';
 import { invalidRequest as invalid, type DomainError } from '../errors.js';
@@ -36,6 +44,7 @@ type Validation = { value: unknown } | { error: Error };
 
 export function createCompilers(source: GatewayDocument, log: FastifyBaseLogger, checkResponses: { every: number } = { every: 1 }) {
   const { validator } = source;
+  const detailShapes = detailShapesByCode(source.document);
 
   const validateParameters = (specs: Parameter[], data: unknown, operation: Operation | undefined): Validation => {
     const input = (data ?? {}) as Record<string, unknown>;
@@ -85,12 +94,18 @@ export function createCompilers(source: GatewayDocument, log: FastifyBaseLogger,
     httpStatus?: string;
   }) => {
     const check = validator.compile((schema as SchemaMarker)['x-schema']);
+    const failure = httpStatus !== undefined && /^[45]/.test(httpStatus);
     let sinceChecked = 0;
     return (data: unknown): string => {
       if (++sinceChecked >= checkResponses.every) {
         sinceChecked = 0;
-        if (!check(data)) {
-          log.error({ url, method, httpStatus, errors: validator.describe(check.errors ?? []) }, 'response does not match the document');
+        const problem = !check(data)
+          ? validator.describe(check.errors ?? [])
+          : failure
+            ? detailsShapeProblem(detailShapes, validator, data)
+            : undefined;
+        if (problem !== undefined) {
+          log.error({ url, method, httpStatus, errors: problem }, 'response does not match the document');
           throw new ResponseContractError();
         }
       }

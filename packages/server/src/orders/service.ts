@@ -157,8 +157,9 @@ export class OrderService {
         const reservation = await reserveLiquidity(tx, reserveToken.chain, reserveToken.address, reserveToken.amount);
         if (!reservation.reserved) {
           throw new DomainError('INSUFFICIENT_SOLVER_BALANCE', 'the market maker cannot fill this order now', {
-            required: reserveToken.amount,
-            available: reservation.available,
+            limit: reservation.available,
+            token: reserveToken.address,
+            chain_id: reserveToken.chain,
           });
         }
         const result =
