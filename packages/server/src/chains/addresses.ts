@@ -34,9 +34,9 @@ function isBitcoinAddress(address: string, network: BitcoinNetwork): boolean {
  * common outputs (P2PKH, P2SH, P2WPKH, P2WSH) and by `toOutputScript` itself for the rest. It tries
  * Base58Check first: a 21-byte payload is a P2PKH or P2SH output when its version is the network's,
  * and none otherwise; anything else goes on to bech32, where a v0 program of 20 or 32 bytes under
- * the network's prefix is a P2WPKH or P2WSH output. For a new address `toOutputScript` took 16 to 27
- * µs: the payment it builds 12, and on a bech32 string its Base58 decode, which throws (an Error's
- * stack trace), 6 to 7; `decodeUnsafe` of the same bs58check answers undefined instead.
+ * the network's prefix is a P2WPKH or P2WSH output. `toOutputScript` builds a payment and, on a
+ * bech32 string, throws from its Base58 decode first; `decodeUnsafe` answers undefined instead
+ * (the figures: bench/README.md, "Measurements behind the code").
  */
 export function hasOutputScript(address: string, network: BitcoinNetwork): boolean {
   const payload = bs58check.decodeUnsafe(address);

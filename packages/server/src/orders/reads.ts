@@ -163,12 +163,8 @@ class ListeningOrderReads implements OrderReads {
   private schedule(): void {
     if (this.scheduled || this.reading || this.waiting.length === 0) return;
     this.scheduled = true;
-    // After two turns of the event loop: every request it reads from its sockets meanwhile joins.
-    // A round trip costs the process and PostgreSQL tens of µs of CPU however many reads it
-    // answers; with one turn, two workers on two cores sent queries of one or two reads and
-    // answered 19,000 to 24,000 get-orders a second, with two turns 27,000 to 33,000 (one worker
-    // the same with either: 29,000 to 36,000), in hand runs of `wrk -t2 -c10` one after the other.
-    // Four turns answered no more than two.
+    // After two turns of the event loop, so that the requests read from the sockets meanwhile share
+    // one round trip (the figures that chose two: bench/README.md, "Measurements behind the code").
     setImmediate(() => setImmediate(() => this.read()));
   }
 

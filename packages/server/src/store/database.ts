@@ -114,8 +114,7 @@ async function openEmbedded(dataDir: string | undefined): Promise<Database> {
 
 async function openPostgres(databaseUrl: string): Promise<Database> {
   // Idle connections stay open (pg-pool closes them after 10 s by default): opening one again starts
-  // a PostgreSQL backend and prepares the statements again, and a worker's first requests on new
-  // connections took 360 to 390 ms on the loaded 2-core development machine.
+  // a PostgreSQL backend and prepares the statements again (bench/README.md, "Measurements behind the code").
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, idleTimeoutMillis: 0 });
   // Fail at start-up, not at the first request, when the server is unreachable.
   await pool.query('SELECT 1');
