@@ -198,6 +198,7 @@ export async function buildSite(outputDirectory = defaultOutput): Promise<{ page
     'site.css',
     'console.css',
     'search.js',
+    'menu.js',
     'samples.js',
     'console-links.js',
     'redoc-badge.svg',

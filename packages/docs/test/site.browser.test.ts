@@ -3,8 +3,8 @@
  * the site served from disk on 127.0.0.1, every request to anywhere else
  * blocked and counted. Skips, saying why, only where Chromium is absent.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { loadBundle } from '@swap-gateway/openapi';
 import { blockOutsideLocalhost, launchChromium, skipWithoutChromium } from '@swap-gateway/test-support/browser';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
@@ -13,11 +13,25 @@ import { publishedOperations, referenceAnchor } from '../src/document.js';
 import { defaultOutput, screenshotsDirectory } from '../src/paths.js';
 import { referencePages } from '../src/reference.js';
 import { serveSite, type ServedSite } from '../src/serve.js';
+import { consoleAnchor, consolePages } from '../src/console/page.js';
 import { markdownPages } from '../src/site.js';
 
 /** How long a page may take to scroll or render after an action: generous, for CI's 2 busy cores. */
 const settle = { timeout: 15_000, interval: 100 };
 const operations = [...publishedOperations(loadBundle('gateway-v4')), ...publishedOperations(loadBundle('gateway-v3'))];
+
+/** Every HTML page of the built site (Swagger UI's and Redoc's assets aside), from the site root. */
+function builtPages(directory = defaultOutput): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) return entry.name === 'assets' ? [] : builtPages(path);
+    return entry.name.endsWith('.html') ? [relative(defaultOutput, path)] : [];
+  });
+}
+
+/** A phone (an iPhone 12 to 15's CSS width, a touch screen) and a desktop. */
+const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 };
+const desktop = { viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 };
 
 describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in Chromium', { timeout: 120_000 }, () => {
   let site: ServedSite;
@@ -213,6 +227,108 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
       );
     await expect.poll(selectedTabs, settle).toEqual(new Set(['curl']));
     await page.close();
+  });
+
+  it('lays out every built page within the width of a phone and of a desktop, with the navigation reachable', {
+    timeout: 300_000,
+  }, async () => {
+    const pages = builtPages();
+    for (const href of [...markdownPages.map((page) => page.href), referencePages.v4.href, consolePages.v4.href])
+      expect(pages, 'the walk finds the pages the site links').toContain(href);
+    for (const [device, options] of Object.entries({ phone, desktop })) {
+      const viewer = await browser.newContext(options);
+      await blockOutsideLocalhost(viewer, outsideRequests);
+      viewer.on('page', (page) => watch(page));
+      for (const href of pages) {
+        const page = await viewer.newPage();
+        // A console opens with its first operation expanded, so that its tables are laid out too.
+        const version = (Object.keys(consolePages) as Array<keyof typeof consolePages>).find((key) => consolePages[key].href === href);
+        const bundle = version && loadBundle(`gateway-${version}`);
+        const anchor = bundle ? consoleAnchor(bundle, publishedOperations(bundle)[0]!.operationId) : '';
+        await page.goto(new URL(href + anchor, site.url).href, { waitUntil: 'load' });
+        if (bundle) await page.locator('.opblock.is-open .opblock-body').first().waitFor({ state: 'visible', timeout: 15_000 });
+        const where = `${href} on a ${device}`;
+        const layout = await page.evaluate(() => ({
+          width: window.innerWidth,
+          page: document.documentElement.scrollWidth,
+          body: document.body.scrollWidth,
+          // A page that hides what overflows would fit without being usable: it must not.
+          hidden: [document.documentElement, document.body]
+            .map((element) => getComputedStyle(element).overflowX)
+            .filter((value) => value !== 'visible'),
+          // Every table of a guide scrolls in a box of its own that fits.
+          tables: Array.from(document.querySelectorAll('main.content table'), (table) => {
+            const box = table.closest('.table-scroll');
+            return box ? box.getBoundingClientRect().right <= window.innerWidth + 0.5 && getComputedStyle(box).overflowX === 'auto' : false;
+          }),
+        }));
+        expect(layout.page, `${where}: the page is laid out wider than the window`).toBeLessThanOrEqual(layout.width);
+        expect(layout.body, `${where}: the body is wider than the window`).toBeLessThanOrEqual(layout.width);
+        expect(layout.hidden, `${where}: overflow hidden on the page`).toEqual([]);
+        expect(layout.tables.every(Boolean), `${where}: a table outside a scrolling box that fits`).toBe(true);
+
+        const menu = page.locator('.site-header .site-menu summary');
+        const search = page.locator('#site-search');
+        if (device === 'phone') {
+          expect((await search.boundingBox())!.width, `${where}: the search box is usable`).toBeGreaterThan(200);
+          expect(await page.locator('.site-header .top-nav').isVisible(), `${where}: the header's links give way to the menu`).toBe(false);
+          await menu.click();
+          const panel = page.locator('.site-header .menu-panel');
+          await panel.waitFor({ state: 'visible' });
+          const box = (await panel.boundingBox())!;
+          expect(box.x >= 0 && box.x + box.width <= layout.width + 0.5, `${where}: the menu fits`).toBe(true);
+          for (const guide of markdownPages)
+            expect(
+              await panel
+                .locator(`a[href$="${guide.href === 'index.html' ? 'index.html' : guide.href.split('/').pop()}"]`)
+                .first()
+                .isVisible(),
+              `${where}: the menu lists ${guide.href}`,
+            ).toBe(true);
+          await page.keyboard.press('Escape');
+          await panel.waitFor({ state: 'hidden' });
+        } else {
+          expect(await menu.isVisible(), `${where}: no menu on a desktop`).toBe(false);
+          expect(await page.locator('.site-header .top-nav').isVisible(), `${where}: the header's links`).toBe(true);
+          expect((await search.boundingBox())!.width).toBeGreaterThan(200);
+        }
+        await page.close();
+      }
+      await viewer.close();
+    }
+  });
+
+  it('is usable on a phone: the menu opens a guide, search answers within the screen, a wide table scrolls in its box', async () => {
+    const viewer = await browser.newContext(phone);
+    await blockOutsideLocalhost(viewer, outsideRequests);
+    const page = await viewer.newPage();
+    watch(page);
+    await page.goto(new URL('index.html', site.url).href);
+    await page.screenshot({ path: join(screenshotsDirectory, 'phone-landing.png') });
+    await page.locator('.site-header .site-menu summary').click();
+    await page.screenshot({ path: join(screenshotsDirectory, 'phone-menu.png') });
+    await page.locator('.site-header .menu-panel a', { hasText: 'Amounts' }).click();
+    await page.waitForURL(/guides\/amounts\.html$/);
+
+    await page.locator('#site-search').fill('refund address missing');
+    const results = page.locator('#search-results');
+    await results.locator('a').first().waitFor({ state: 'visible' });
+    const box = (await results.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: join(screenshotsDirectory, 'phone-search.png') });
+    await results.locator('a', { hasText: 'MISSING_REFUND_ADDRESS' }).first().click();
+    await page.waitForURL(/guides\/errors\.html#MISSING_REFUND_ADDRESS$/);
+    // The errors table is wider than the phone: it scrolls sideways in its box, and the page does not.
+    const scroller = page.locator('.table-scroll').filter({ hasText: 'MISSING_REFUND_ADDRESS' });
+    const scrolled = await scroller.evaluate((element) => {
+      const before = element.scrollLeft;
+      element.scrollLeft = 200;
+      return { wider: element.scrollWidth > element.clientWidth, moved: element.scrollLeft - before, page: window.scrollX };
+    });
+    expect(scrolled).toEqual({ wider: true, moved: 200, page: 0 });
+    await page.screenshot({ path: join(screenshotsDirectory, 'phone-errors.png') });
+    await viewer.close();
   });
 
   it('has a network guard that does see a request to another host', async () => {
