@@ -1,30 +1,46 @@
 /**
- * Every code sample runs against the sandbox server (@swap-gateway/server, started here with its
- * built-in sandbox configuration, in memory, settling orders within a second): the curl scripts with
- * curl, the TypeScript programs with tsx, the Python scripts with the machine's python3. The
- * samples of an operation print its answer, which must validate against the operation's success
- * response in the bundle; the flows of the guides (quote → order → register → wait, iterating
- * orders, handling an error, the API key) print what their comments say. Every sample file under
- * samples/ must have run by the end, and the test prints how many ran per language.
+ * Every code sample runs as the built pages print it: its code is copied from the page that shows it
+ * (built-samples.ts), written to a file and run with an empty environment but for the inputs the
+ * page names for it (an order id, a signed transaction, a wallet command), so without GATEWAY_URL:
+ * the samples reach the sandbox at http://127.0.0.1:8080, the address they default to, where the
+ * test puts a recording proxy in front of its own sandbox server (@swap-gateway/server, in memory,
+ * settling orders within a second; default-gateway.ts). The curl scripts run with bash, the
+ * TypeScript programs with tsx, the Python scripts with the machine's python3. The samples of an
+ * operation print its answer, which must validate against the operation's success response in the
+ * bundle; the flows of the guides print what their comments say. Without a key no sample sends
+ * Authorization; with GATEWAY_API_KEY set every request of every curl and Python sample, and of the
+ * TypeScript ones listed below, carries it. Every sample file under samples/ must have run from a page
+ * by the end, and the test prints how many ran per language.
  */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { createSchemaValidator, jsonContent, loadBundle } from '@swap-gateway/openapi';
 import { startServer, type RunningServer } from '@swap-gateway/server';
 import { sandboxControls, sandboxServerOptions } from '@swap-gateway/test-support/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishedOperations } from '../src/document.js';
+import { packageRoot } from '../src/paths.js';
 import { sampleLanguages, samplesAt, samplesDirectory, samplesOf, type Sample, type SampleLanguage } from '../src/samples.js';
+import { printedSamples, type PrintedSample } from './built-samples.js';
+import { defaultGateway, type DefaultGateway } from './default-gateway.js';
 import { onrampQuoteParameters, testWallet, walletScript } from './wallet.js';
 
-const run = promisify(execFile);
 const require = createRequire(import.meta.url);
 const tsxLoader = pathToFileURL(require.resolve('tsx')).href;
+/**
+ * Where the copies of the samples are written: under the package's node_modules, so that the
+ * TypeScript ones import `@swap-gateway/client` as a reader's program imports it from node_modules.
+ */
+const copiesRoot = join(packageRoot, 'node_modules', '.cache', 'docs-samples');
+/** A well-formed key the sandbox never issued: the proxy takes it out again (default-gateway.ts). */
+const testKey = 'DocsSamplesTestKey0123456789abcd';
+/** Samples that compute without calling the API. */
+const offline = new Set(['samples/guides/amounts.ts']);
+/** The TypeScript samples run a second time with the key (every curl and Python sample is). */
+const typescriptWithKey = new Set(['samples/v4/getRoutesV4.ts', 'samples/v4/createOrderV4.ts', 'samples/guides/api-key.ts']);
 
 const bundle = loadBundle('gateway');
 const validator = createSchemaValidator(bundle);
@@ -33,6 +49,8 @@ const operations = publishedOperations(bundle);
 const onrampQuery = (extra: Record<string, string> = {}) => new URLSearchParams({ ...onrampQuoteParameters, ...extra });
 
 let server: RunningServer;
+let gateway: DefaultGateway;
+let printed: Map<string, PrintedSample>;
 const ran = new Map<SampleLanguage['label'], string[]>(sampleLanguages.map((language) => [language.label, []]));
 
 async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
@@ -84,26 +102,39 @@ const setups: Record<string, (language: SampleLanguage) => Promise<Setup>> = {
   },
 };
 
-/** Runs one sample in a folder of its own; resolves with what it printed, rejects (failing the test) when it fails. */
-async function runSample(sample: Sample, setup: Setup = {}): Promise<{ stdout: string; stderr: string }> {
+/** Runs one sample as its page prints it, in a folder of its own; resolves with what it printed, rejects (failing the test) when it fails. */
+async function runSample(sample: Sample, setup: Setup = {}, key?: string): Promise<{ stdout: string; stderr: string }> {
+  const copy = printed.get(sample.relativePath);
+  if (!copy) throw new Error(`${sample.relativePath} is on no page of the built site`);
   const work = mkdtempSync(join(tmpdir(), 'swap-gateway-sample-'));
+  mkdirSync(copiesRoot, { recursive: true });
+  // An ES module project, as the reader's is: the TypeScript samples await at the top level.
+  writeFileSync(join(copiesRoot, 'package.json'), '{ "type": "module" }\n');
+  const copies = mkdtempSync(join(copiesRoot, 'run-'));
   try {
     for (const [name, content] of Object.entries(setup.files ?? {})) writeFileSync(join(work, name), content);
+    const file = join(copies, basename(sample.relativePath));
+    writeFileSync(file, copy.source);
     const [command, args] = {
-      curl: ['bash', ['-e', '-o', 'pipefail', sample.file]],
-      typescript: [process.execPath, ['--import', tsxLoader, sample.file]],
-      python: ['python3', [sample.file]],
+      curl: ['bash', ['-e', '-o', 'pipefail', file]],
+      typescript: [process.execPath, ['--import', tsxLoader, file]],
+      python: ['python3', [file]],
     }[sample.language.key] as [string, string[]];
-    // No key unless the setup gives one: every operation answers without (Node leaves undefined variables out).
-    const result = await run(command, args, {
-      cwd: work,
-      env: { ...process.env, GATEWAY_URL: server.url, GATEWAY_API_KEY: undefined, ...setup.env },
-      timeout: 60_000,
-    });
-    ran.get(sample.language.label)!.push(sample.relativePath);
+    // Nothing of the test's environment: PATH to find bash, curl and python3, and what the page asks the reader to set.
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', ...setup.env, ...(key ? { GATEWAY_API_KEY: key } : {}) };
+    gateway.clear();
+    const result = await gateway.run(command, args, { cwd: work, env, timeout: 60_000 });
+    const sent = gateway.requests.map((request) => request.authorization);
+    if (offline.has(sample.relativePath)) expect(sent, `${sample.relativePath} calls nothing`).toEqual([]);
+    else expect(sent.length, `${sample.relativePath} reached the sandbox at its default address`).toBeGreaterThan(0);
+    expect(sent, `${sample.relativePath} ${key ? 'sends the key set' : 'sends no key when none is set'}`).toEqual(
+      sent.map(() => (key ? `Bearer ${key}` : undefined)),
+    );
+    if (!key) ran.get(sample.language.label)!.push(sample.relativePath);
     return result;
   } finally {
     rmSync(work, { recursive: true, force: true });
+    rmSync(copies, { recursive: true, force: true });
   }
 }
 
@@ -123,14 +154,34 @@ const flows: Record<string, (output: { stdout: string; stderr: string }) => void
   amounts: ({ stdout }) => expect(stdout.trim().split('\n')).toEqual(['1250000', '0.00993000', '250000000']),
 };
 
-describe('code samples against the sandbox server', () => {
+describe('code samples as printed, against the sandbox at their default address', () => {
   beforeAll(async () => {
     server = await startServer(sandboxServerOptions('settlingAtOnce'));
+    gateway = await defaultGateway(server.url, testKey);
+    printed = new Map(printedSamples().map((sample) => [sample.relativePath, sample]));
   });
 
   afterAll(async () => {
+    await gateway?.close();
     await server?.close();
-    console.log(`samples run against the sandbox: ${[...ran].map(([label, files]) => `${label} ${new Set(files).size}`).join(', ')}`);
+    console.log(
+      `samples run as printed against the sandbox (${gateway?.mode === 'namespace' ? 'each in a network namespace, 127.0.0.1:8080 being taken' : 'at 127.0.0.1:8080'}): ${[
+        ...ran,
+      ]
+        .map(([label, files]) => `${label} ${new Set(files).size}`)
+        .join(', ')}`,
+    );
+  });
+
+  it('prints every sample file on a page, as the file is', () => {
+    const onDisk = ['v4', 'v3', 'guides'].flatMap((folder) =>
+      readdirSync(join(samplesDirectory, folder)).map((file) => `samples/${folder}/${file}`),
+    );
+    expect([...printed.keys()].sort()).toEqual(onDisk.sort());
+    for (const [relativePath, sample] of printed)
+      expect(sample.source.trimEnd(), `${relativePath} on ${sample.page}`).toBe(
+        readFileSync(join(packageRoot, relativePath), 'utf8').trimEnd(),
+      );
   });
 
   for (const operation of operations) {
@@ -150,6 +201,24 @@ describe('code samples against the sandbox server', () => {
     }
   }
 
+  it('sends the key on every request when GATEWAY_API_KEY is set: every curl and Python sample, and TypeScript', async () => {
+    const samples = [
+      ...operations.flatMap((operation) => samplesOf(operation)),
+      ...Object.keys(flows).flatMap((flow) => samplesAt(`guides/${flow}`)),
+    ];
+    const withKey = samples.filter(
+      (sample) => !offline.has(sample.relativePath) && (sample.language.key !== 'typescript' || typescriptWithKey.has(sample.relativePath)),
+    );
+    expect(new Set(withKey.map((sample) => sample.language.key))).toEqual(new Set(['curl', 'typescript', 'python']));
+    for (const sample of withKey) {
+      const flow = sample.relativePath.startsWith('samples/guides/')
+        ? sample.relativePath.replace(/^samples\/guides\/|\.\w+$/g, '')
+        : undefined;
+      const setup = await setups[flow ?? basename(sample.relativePath).replace(/\.\w+$/, '')]?.(sample.language);
+      await runSample(sample, setup, testKey);
+    }
+  });
+
   it('refuses a key of the wrong length, in every language of the API-key flow', async () => {
     for (const sample of samplesAt('guides/api-key')) {
       const failure = await runSample(sample, { env: { GATEWAY_API_KEY: 'too-short' } }).then(
@@ -163,7 +232,7 @@ describe('code samples against the sandbox server', () => {
     }
   });
 
-  it('ran every sample file there is', () => {
+  it('ran every sample file there is, copied from its page', () => {
     const onDisk = ['v4', 'v3', 'guides'].flatMap((folder) =>
       readdirSync(join(samplesDirectory, folder)).map((file) => `samples/${folder}/${file}`),
     );
