@@ -24,6 +24,7 @@ import { publishedOperations, referenceAnchor, type PublishedOperation } from '.
 import { detailShapesMarkdown, errorsTableMarkdown, listErrorCodes, schemaMarker } from './guide-sections/errors.js';
 import { changelogMarkdown, readChangelogSources } from './guide-sections/changelog.js';
 import { openQuestionsMarkdown } from './guide-sections/open-questions.js';
+import { sandboxControlsMarkdown, sandboxSettingsMarkdown } from './guide-sections/sandbox.js';
 import { codeSamplesMarkdown, operationsTableMarkdown, sampleGroupMarkdown } from './guide-sections/operations.js';
 import { schemaFieldsMarkdown } from './guide-sections/schemas.js';
 import { fence } from './markdown-text.js';
@@ -62,6 +63,10 @@ const generators: Record<string, (context: Context, argument?: string) => string
   'version-diff': ({ combined }) => formatVersionsMarkdown(compareVersions(combined, 'v3', 'v4')).replace(/^(#+) /gm, '#$1 '),
   changelog: ({ combined }) => changelogMarkdown(readChangelogSources(repositoryRoot, combined, bundlerIn(repositoryRoot))),
   'response-example': ({ operations }, argument) => responseExampleMarkdown(operations, required(argument, 'response-example')),
+  // The sandbox of `pnpm server`: its controls checked against the server's README, its settings read from its configuration.
+  'sandbox-controls': () => sandboxControlsMarkdown(readFileSync(join(repositoryRoot, 'packages', 'server', 'README.md'), 'utf8')),
+  'sandbox-settings': () =>
+    sandboxSettingsMarkdown(readFileSync(join(repositoryRoot, 'packages', 'server', 'config', 'sandbox.json'), 'utf8')),
 };
 
 /** `operationId/status/exampleName`: one named example of a response, as a JSON block. */

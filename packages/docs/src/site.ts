@@ -23,7 +23,9 @@ export const navigation: NavSection[] = [
   {
     title: 'Get started',
     items: [
+      { label: 'Quickstart', href: 'guides/quickstart.html' },
       { label: 'Overview', href: 'index.html' },
+      { label: 'The sandbox', href: 'guides/sandbox.html' },
       { label: 'Client flow by route', href: 'guides/client-flow.html' },
       { label: 'Code samples', href: 'guides/code-samples.html' },
     ],
@@ -71,6 +73,7 @@ const logo = `<svg class="logo" viewBox="0 0 32 32" aria-hidden="true"><rect wid
 
 /** The links of the header, in this order; below the desktop width they move into the menu. */
 const headerLinks: NavItem[] = [
+  { label: 'Quickstart', href: 'guides/quickstart.html' },
   { label: 'Guides', href: 'guides/client-flow.html' },
   { label: 'V4 reference', href: 'reference/v4.html' },
   { label: 'V3 reference', href: 'reference/v3.html', note: 'legacy' },

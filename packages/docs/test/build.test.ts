@@ -14,7 +14,7 @@ import { defaultOutput } from '../src/paths.js';
 import { referenceDocument } from '../src/reference.js';
 import { samplesOf } from '../src/samples.js';
 import { consoleAnchor } from '../src/console/page.js';
-import { markdownPages, relativize } from '../src/site.js';
+import { markdownPages, navigation, relativize, siteHeader } from '../src/site.js';
 
 const combined = loadBundle('gateway');
 
@@ -128,6 +128,13 @@ describe('the built folder', () => {
       expect(html.includes('cdn.redoc.ly/redoc/logo-mini'), `${href} loads Redocly's logo from its CDN`).toBe(false);
       expect(/<(script|link|img)\b[^>]*\b(src|href)="(https?:)?\/\//.test(html), `${href} has a tag loading from another host`).toBe(false);
     }
+  });
+});
+
+describe('the navigation', () => {
+  it('opens with the quickstart, in the sidebar and in the header', () => {
+    expect(navigation[0]?.items[0]).toMatchObject({ label: 'Quickstart', href: 'guides/quickstart.html' });
+    expect(/<nav class="top-nav"[^>]*><a href="\/guides\/quickstart\.html"/.test(siteHeader('index.html'))).toBe(true);
   });
 });
 

@@ -12,21 +12,24 @@
  * TypeScript ones listed below, carries it. Every sample file under samples/ must have run from a page
  * by the end, and the test prints how many ran per language.
  */
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createSchemaValidator, jsonContent, loadBundle } from '@swap-gateway/openapi';
 import { startServer, type RunningServer } from '@swap-gateway/server';
 import { sandboxControls, sandboxServerOptions } from '@swap-gateway/test-support/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishedOperations } from '../src/document.js';
-import { packageRoot } from '../src/paths.js';
+import { defaultOutput, packageRoot } from '../src/paths.js';
 import { sampleLanguages, samplesAt, samplesDirectory, samplesOf, type Sample, type SampleLanguage } from '../src/samples.js';
-import { printedSamples, type PrintedSample } from './built-samples.js';
+import { sandboxControls as pageControls } from '../src/guide-sections/sandbox.js';
+import { htmlText, printedSamples, type PrintedSample } from './built-samples.js';
 import { defaultGateway, type DefaultGateway } from './default-gateway.js';
-import { onrampQuoteParameters, testWallet, walletScript } from './wallet.js';
+import { onrampQuoteParameters, testWallet } from './wallet.js';
 
 const require = createRequire(import.meta.url);
 const tsxLoader = pathToFileURL(require.resolve('tsx')).href;
@@ -35,17 +38,29 @@ const tsxLoader = pathToFileURL(require.resolve('tsx')).href;
  * TypeScript ones import `@swap-gateway/client` as a reader's program imports it from node_modules.
  */
 const copiesRoot = join(packageRoot, 'node_modules', '.cache', 'docs-samples');
+const walletCopy = join(copiesRoot, 'sandbox-wallet', 'sandbox-wallet.ts');
+const runFile = promisify(execFile);
 /** A well-formed key the sandbox never issued: the proxy takes it out again (default-gateway.ts). */
 const testKey = 'DocsSamplesTestKey0123456789abcd';
 /** Samples that compute without calling the API. */
-const offline = new Set(['samples/guides/amounts.ts']);
+const offline = new Set(['samples/guides/amounts.ts', 'samples/guides/sandbox-wallet.ts']);
 /** The TypeScript samples run a second time with the key (every curl and Python sample is). */
-const typescriptWithKey = new Set(['samples/v4/getRoutesV4.ts', 'samples/v4/createOrderV4.ts', 'samples/guides/api-key.ts']);
+const typescriptWithKey = new Set(['samples/quickstart/four-calls.ts', 'samples/v4/createOrderV4.ts', 'samples/guides/api-key.ts']);
 
 const bundle = loadBundle('gateway');
 const validator = createSchemaValidator(bundle);
 const operations = publishedOperations(bundle);
 
+/** An offramp the sandbox serves: WBTC on Ethereum to Bitcoin, executable. */
+const offrampQuoteParameters = {
+  srcChain: 'ethereum',
+  dstChain: 'bitcoin',
+  srcToken: '0x2260FAC5E5542a773Aa44fBCfeDf7C193bc2C599',
+  dstToken: '0x0000000000000000000000000000000000000000',
+  amount: '5000000',
+  recipient: 'bc1q3ftg88fp55ek66v7jg5dl4q0esy96rd92epged',
+  refundAddress: '0x71C7656EC7ab88b098defB751B7401B5f6d8976F',
+};
 const onrampQuery = (extra: Record<string, string> = {}) => new URLSearchParams({ ...onrampQuoteParameters, ...extra });
 
 let server: RunningServer;
@@ -85,25 +100,33 @@ const setups: Record<string, (language: SampleLanguage) => Promise<Setup>> = {
     return { env: { ORDER_ID: order.order_id, SIGNED_TX_HEX: await wallet.signPsbt(order.psbt_hex!) } };
   },
   createOrderV3: async () => ({ files: { 'quote-v3.json': JSON.stringify(await api('GET', `/v4/get-quote?${onrampQuery()}`), null, 2) } }),
-  'wait-for-order': async () => {
+  'guides/wait-for-order': async () => {
     const { order_id } = await onrampOrder();
     await sandboxControls(server.url).forceOutcome(order_id, 'success');
     return { env: { ORDER_ID: order_id } };
   },
-  'onramp-flow': async (language) => {
-    const seed = `onramp flow ${language.key}`;
-    return {
-      env: {
-        BITCOIN_ADDRESS: testWallet(seed).address,
-        WALLET_SEED: seed,
-        SIGN_PSBT_COMMAND: `"${process.execPath}" --import ${tsxLoader} "${walletScript}"`,
-      },
-    };
+  // The wallet of the flow is the sandbox wallet command as the sandbox page prints it, set up as the client flow says.
+  'guides/onramp-flow': async () => {
+    const signWith = `"${process.execPath}" --import ${tsxLoader} "${walletCopy}"`;
+    const { stdout } = await runFile(process.execPath, ['--import', tsxLoader, walletCopy, '--address'], {
+      env: { PATH: process.env.PATH },
+    });
+    return { env: { BITCOIN_ADDRESS: stdout.trim(), SIGN_PSBT_COMMAND: signWith } };
   },
 };
 
+/** The base of a sample's files (`guides/onramp-flow`), or its operation id: what `setups` is keyed by. */
+const setupOf = (sample: Sample) => {
+  const base = sample.relativePath.replace(/^samples\//, '').replace(/\.\w+$/, '');
+  return setups[base] ?? setups[base.split('/').pop() ?? ''];
+};
+
 /** Runs one sample as its page prints it, in a folder of its own; resolves with what it printed, rejects (failing the test) when it fails. */
-async function runSample(sample: Sample, setup: Setup = {}, key?: string): Promise<{ stdout: string; stderr: string }> {
+async function runSample(
+  sample: Sample,
+  setup: Setup = {},
+  { key, args: extra = [] }: { key?: string; args?: string[] } = {},
+): Promise<{ stdout: string; stderr: string }> {
   const copy = printed.get(sample.relativePath);
   if (!copy) throw new Error(`${sample.relativePath} is on no page of the built site`);
   const work = mkdtempSync(join(tmpdir(), 'swap-gateway-sample-'));
@@ -116,9 +139,9 @@ async function runSample(sample: Sample, setup: Setup = {}, key?: string): Promi
     const file = join(copies, basename(sample.relativePath));
     writeFileSync(file, copy.source);
     const [command, args] = {
-      curl: ['bash', ['-e', '-o', 'pipefail', file]],
-      typescript: [process.execPath, ['--import', tsxLoader, file]],
-      python: ['python3', [file]],
+      curl: ['bash', ['-e', '-o', 'pipefail', file, ...extra]],
+      typescript: [process.execPath, ['--import', tsxLoader, file, ...extra]],
+      python: ['python3', [file, ...extra]],
     }[sample.language.key] as [string, string[]];
     // Nothing of the test's environment: PATH to find bash, curl and python3, and what the page asks the reader to set.
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', ...setup.env, ...(key ? { GATEWAY_API_KEY: key } : {}) };
@@ -138,20 +161,44 @@ async function runSample(sample: Sample, setup: Setup = {}, key?: string): Promi
   }
 }
 
-const flows: Record<string, (output: { stdout: string; stderr: string }) => void> = {
-  'onramp-flow': ({ stdout, stderr }) => {
+const lines = (text: string) => text.trim().split('\n');
+
+/** What each flow prints, by the base of its files. */
+const flows: Record<string, (output: { stdout: string; stderr: string }, language: SampleLanguage) => void> = {
+  'quickstart/four-calls': ({ stdout }, language) => {
+    const printed = lines(stdout);
+    if (language.key === 'curl') {
+      // The four answers, each on its line: the last is the order, in progress.
+      expect(printed).toHaveLength(4);
+      expect(JSON.parse(printed[3]!)).toMatchObject({ id: expect.any(String), status: { inProgress: expect.anything() } });
+    } else {
+      expect(printed[0]).toMatch(/^\d+ routes, among them bitcoin to bob: (true|True)$/);
+      expect(printed[1]).toMatch(/^quote: pay 1000000 sats, receive \d+ WBTC units, fees \d+$/);
+      expect(printed[2]).toMatch(/^order \S+: pay 1000000 sats to bc1\w+$/);
+      expect(printed[3]).toBe('status: inProgress');
+    }
+  },
+  'quickstart/execute-quote': ({ stdout }) => {
+    const printed = lines(stdout);
+    expect(printed.slice(0, 3).map((line) => line.replace(/ \S+ created$| [0-9a-f]{64}$/, ''))).toEqual([
+      'order',
+      'payment signed by the wallet',
+      'payment registered, broadcast as',
+    ]);
+    expect(printed.at(-1)).toBe('settled: success');
+  },
+  'guides/onramp-flow': ({ stdout, stderr }) => {
     expect(stderr).toMatch(/broadcast [0-9a-f]{64}/);
-    expect(stdout.trim().split('\n').at(-1)).toBe('success');
+    expect(lines(stdout).at(-1)).toBe('success');
   },
-  'wait-for-order': ({ stdout }) => expect(stdout).toMatch(/^received /m),
-  'iterate-orders': ({ stdout }) => {
-    const lines = stdout.trim().split('\n');
-    expect(lines.length).toBeGreaterThan(1);
-    for (const line of lines) expect(line).toMatch(/^\S+ (inProgress|success|failed|refunded)$/);
+  'guides/wait-for-order': ({ stdout }) => expect(stdout).toMatch(/^received /m),
+  'guides/iterate-orders': ({ stdout }) => {
+    expect(lines(stdout).length).toBeGreaterThan(1);
+    for (const line of lines(stdout)) expect(line).toMatch(/^\S+ (inProgress|success|failed|refunded)$/);
   },
-  'handle-errors': ({ stdout }) => expect(stdout.trim()).toBe('ask the user for a refund address and quote again'),
-  'api-key': ({ stdout }) => expect(stdout).toContain('srcChain'),
-  amounts: ({ stdout }) => expect(stdout.trim().split('\n')).toEqual(['1250000', '0.00993000', '250000000']),
+  'guides/handle-errors': ({ stdout }) => expect(stdout.trim()).toBe('ask the user for a refund address and quote again'),
+  'guides/api-key': ({ stdout }) => expect(stdout).toContain('srcChain'),
+  'guides/amounts': ({ stdout }) => expect(lines(stdout)).toEqual(['1250000', '0.00993000', '250000000']),
 };
 
 describe('code samples as printed, against the sandbox at their default address', () => {
@@ -159,9 +206,14 @@ describe('code samples as printed, against the sandbox at their default address'
     server = await startServer(sandboxServerOptions('settlingAtOnce'));
     gateway = await defaultGateway(server.url, testKey);
     printed = new Map(printedSamples().map((sample) => [sample.relativePath, sample]));
+    // The sandbox wallet command as the page prints it, kept for the whole file: the onramp flow signs with it.
+    mkdirSync(dirname(walletCopy), { recursive: true });
+    writeFileSync(join(copiesRoot, 'package.json'), '{ "type": "module" }\n');
+    writeFileSync(walletCopy, printed.get('samples/guides/sandbox-wallet.ts')?.source ?? '');
   });
 
   afterAll(async () => {
+    rmSync(dirname(walletCopy), { recursive: true, force: true });
     await gateway?.close();
     await server?.close();
     console.log(
@@ -174,7 +226,7 @@ describe('code samples as printed, against the sandbox at their default address'
   });
 
   it('prints every sample file on a page, as the file is', () => {
-    const onDisk = ['v4', 'v3', 'guides'].flatMap((folder) =>
+    const onDisk = ['quickstart', 'v4', 'v3', 'guides'].flatMap((folder) =>
       readdirSync(join(samplesDirectory, folder)).map((file) => `samples/${folder}/${file}`),
     );
     expect([...printed.keys()].sort()).toEqual(onDisk.sort());
@@ -196,26 +248,76 @@ describe('code samples as printed, against the sandbox at their default address'
   }
 
   for (const [flow, check] of Object.entries(flows)) {
-    for (const sample of samplesAt(`guides/${flow}`)) {
-      it(`${sample.relativePath} runs the flow`, async () => check(await runSample(sample, await setups[flow]?.(sample.language))));
+    for (const sample of samplesAt(flow)) {
+      it(`${sample.relativePath} runs the flow`, async () =>
+        check(await runSample(sample, await setupOf(sample)?.(sample.language)), sample.language));
     }
   }
 
+  it('samples/guides/sandbox-wallet.ts prints its address (and signs the PSBT of the onramp flow above)', async () => {
+    const [sample] = samplesAt('guides/sandbox-wallet');
+    const { stdout } = await runSample(sample!, {}, { args: ['--address'] });
+    expect(stdout.trim()).toMatch(/^bc1q\w{38}$/);
+  });
+
   it('sends the key on every request when GATEWAY_API_KEY is set: every curl and Python sample, and TypeScript', async () => {
-    const samples = [
-      ...operations.flatMap((operation) => samplesOf(operation)),
-      ...Object.keys(flows).flatMap((flow) => samplesAt(`guides/${flow}`)),
-    ];
+    const samples = [...operations.flatMap((operation) => samplesOf(operation)), ...Object.keys(flows).flatMap((flow) => samplesAt(flow))];
     const withKey = samples.filter(
       (sample) => !offline.has(sample.relativePath) && (sample.language.key !== 'typescript' || typescriptWithKey.has(sample.relativePath)),
     );
     expect(new Set(withKey.map((sample) => sample.language.key))).toEqual(new Set(['curl', 'typescript', 'python']));
-    for (const sample of withKey) {
-      const flow = sample.relativePath.startsWith('samples/guides/')
-        ? sample.relativePath.replace(/^samples\/guides\/|\.\w+$/g, '')
-        : undefined;
-      const setup = await setups[flow ?? basename(sample.relativePath).replace(/\.\w+$/, '')]?.(sample.language);
-      await runSample(sample, setup, testKey);
+    for (const sample of withKey) await runSample(sample, await setupOf(sample)?.(sample.language), { key: testKey });
+  });
+
+  it('runs every sandbox control as the sandbox page prints it, and each does what the page says', async () => {
+    const html = readFileSync(join(defaultOutput, 'guides', 'sandbox.html'), 'utf8');
+    const controls = [
+      ...html.matchAll(/<div class="sandbox-control" data-control="([^"]+)">\s*<pre><code[^>]*>([\s\S]*?)<\/code><\/pre>/g),
+    ].map(([, call = '', block = '']) => ({ call, curl: htmlText(block) }));
+    expect(controls.map((control) => control.call)).toEqual(pageControls.map((control) => control.call));
+    const offramp = await api('GET', `/v4/get-quote?${new URLSearchParams(offrampQuoteParameters)}`);
+    const orders = {
+      offramp: (await api('POST', '/v4/create-order', offramp)).offramp.order_id as string,
+      onramp: (await onrampOrder()).order_id,
+    };
+    const work = mkdtempSync(join(tmpdir(), 'swap-gateway-control-'));
+    try {
+      for (const { call, curl } of controls) {
+        const orderId = call.includes('source-sent') ? orders.offramp : orders.onramp;
+        gateway.clear();
+        const { stdout } = await gateway.run('bash', ['-e', '-o', 'pipefail', '-c', curl], {
+          cwd: work,
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ORDER_ID: orderId },
+          timeout: 30_000,
+        });
+        expect(
+          gateway.requests.map((request) => `${request.method} ${request.path}`),
+          call,
+        ).toEqual([call.replace('{id}', orderId).replace('{address}', 'bc1q3ftg88fp55ek66v7jg5dl4q0esy96rd92epged')]);
+        const answer = JSON.parse(stdout) as Record<string, any>;
+        const effects: Record<string, () => Promise<void> | void> = {
+          'POST /sandbox/orders/{id}/source-sent': async () =>
+            expect((await api('GET', `/v4/get-order/${orders.offramp}`)).srcInfo.txHash).toMatch(/^0x[0-9a-f]{64}$/),
+          'POST /sandbox/orders/{id}/outcome': async () =>
+            expect(Object.keys((await api('GET', `/v4/get-order/${orders.onramp}`)).status)).toEqual(['refunded']),
+          'POST /sandbox/advance': () => expect(answer.now).toMatch(/^\d{4}-\d\d-\d\dT/),
+          'GET /sandbox/bitcoin/utxos/{address}': () => expect(answer.utxos).toHaveLength(3),
+          'GET /sandbox/liquidity': () => expect(answer.liquidity.length).toBeGreaterThan(0),
+          'GET /sandbox/prices': () => expect(answer.prices.length).toBeGreaterThan(0),
+          'POST /sandbox/prices': () =>
+            expect(answer.prices.find((price: { chain: string }) => price.chain === 'bitcoin')).toMatchObject({ priceUsd: '98000' }),
+          'POST /sandbox/prices/walk': () => expect(answer.walk).toMatchObject({ intervalSeconds: 5, maxStepBps: 20 }),
+          'DELETE /sandbox/prices/walk': () => expect(answer.walk).toBeNull(),
+          // The next API request fails as a fault of the service, and the one after it does not.
+          'POST /sandbox/faults': async () => {
+            expect((await fetch(`${server.url}/v4/get-routes`)).status).toBe(500);
+            expect((await fetch(`${server.url}/v4/get-routes`)).status).toBe(200);
+          },
+        };
+        await effects[call]!();
+      }
+    } finally {
+      rmSync(work, { recursive: true, force: true });
     }
   });
 
@@ -233,7 +335,7 @@ describe('code samples as printed, against the sandbox at their default address'
   });
 
   it('ran every sample file there is, copied from its page', () => {
-    const onDisk = ['v4', 'v3', 'guides'].flatMap((folder) =>
+    const onDisk = ['quickstart', 'v4', 'v3', 'guides'].flatMap((folder) =>
       readdirSync(join(samplesDirectory, folder)).map((file) => `samples/${folder}/${file}`),
     );
     expect([...new Set([...ran.values()].flat())].sort()).toEqual(onDisk.sort());
