@@ -34,7 +34,7 @@ import { bundleConsoleScript, consolePage, consolePages, swaggerUiAssets, swagge
 import { buildReference, referencePages } from './reference.js';
 import { samplesAt } from './samples.js';
 import { defaultOutput, packageRoot } from './paths.js';
-import { errorCodeEntries, guideEntries, operationEntries, searchIndexScript, type SearchEntry } from './search.js';
+import { consoleEntries, errorCodeEntries, guideEntries, operationEntries, searchIndexScript, type SearchEntry } from './search.js';
 import { guidePage, logoSvg, markdownPages } from './site.js';
 
 const guidesDirectory = join(packageRoot, 'guides');
@@ -212,7 +212,7 @@ export async function buildSite(outputDirectory = defaultOutput): Promise<{ page
     copy(join(assetsDirectory, asset), `assets/${asset}`);
   copy(require.resolve('highlight.js/styles/github.css'), 'assets/highlight.css');
   write('assets/logo.svg', logoSvg);
-  searchEntries.push(...operationEntries(operations), ...errorCodeEntries(codes));
+  searchEntries.push(...operationEntries(operations), ...consoleEntries(operations), ...errorCodeEntries(codes));
   write('assets/search-index.js', searchIndexScript(searchEntries));
   write(
     'llms.txt',

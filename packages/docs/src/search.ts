@@ -3,7 +3,8 @@
  * versions and per error code, written as a script (`window.SEARCH_INDEX`)
  * that every page loads, so search works from the folder with no request.
  */
-import type { PublishedOperation } from './document.js';
+import { consolePages } from './console/page.js';
+import type { ApiVersion, PublishedOperation } from './document.js';
 import { referenceAnchor } from './document.js';
 import type { ErrorCodeEntry } from './guide-sections/errors.js';
 import { referencePages } from './reference.js';
@@ -46,6 +47,19 @@ export function operationEntries(operations: PublishedOperation[]): SearchEntry[
     kind: `${operation.version.toUpperCase()} operation`,
     href: `${referencePages[operation.version].href}${referenceAnchor(operation)}`,
     text: `${operation.operationId} ${operation.description ?? ''}`,
+  }));
+}
+
+/** The request console of each version: found by "console", "try", and the operations it sends. */
+export function consoleEntries(operations: PublishedOperation[]): SearchEntry[] {
+  return (Object.keys(consolePages) as ApiVersion[]).map((version) => ({
+    title: consolePages[version].title,
+    kind: 'Console',
+    href: consolePages[version].href,
+    text: `Request console: try it, send a request to the sandbox, the mock or any gateway, and check the answer against the document. ${operations
+      .filter((operation) => operation.version === version)
+      .map((operation) => `${operation.method} ${operation.path} ${operation.summary}`)
+      .join('. ')}`,
   }));
 }
 

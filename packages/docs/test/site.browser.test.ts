@@ -170,7 +170,16 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
     await page.waitForURL(/reference\/v4\.html#\/v4\/getquotev4$/);
     await expect.poll(() => inViewport(operationHeading(page, 'Quote a swap')), settle).toBe(true);
 
+    // The request console is found by its name.
+    await page.locator('#site-search').fill('console');
+    const consoleResult = page.locator('#search-results a', { hasText: 'Try V4 in the console' }).first();
+    await consoleResult.waitFor({ state: 'visible' });
+    expect(await page.locator('#search-results a').first().textContent()).toContain('console');
+    await consoleResult.click();
+    await page.waitForURL(/reference\/v4-console\.html$/);
+
     // Search works on the reference pages too, and says when nothing matches.
+    await page.goto(new URL(referencePages.v4.href, site.url).href);
     await page.locator('#site-search').fill('zzqx nothing like this');
     await expect.poll(() => page.locator('#search-results').textContent(), settle).toContain('Nothing matches');
     await page.close();
