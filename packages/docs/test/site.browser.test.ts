@@ -199,6 +199,25 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
     await page.close();
   });
 
+  it('keeps the sample clicked in place when every sample above it changes language', async () => {
+    for (const options of [desktop, phone]) {
+      const viewer = await browser.newContext(options);
+      await blockOutsideLocalhost(viewer, outsideRequests);
+      const page = await viewer.newPage();
+      watch(page);
+      await page.goto(new URL('guides/code-samples.html', site.url).href);
+      const group = page.locator('h3:has-text("Create an order from a quote (V4)") ~ .sample-group').first();
+      const python = group.locator('.sample-tab', { hasText: 'Python' });
+      await python.evaluate((tab) => window.scrollTo(0, tab.getBoundingClientRect().top + window.scrollY - 300));
+      const before = (await python.boundingBox())!;
+      // A click where the reader sees the tab (no scrolling into view first); get-quote's Python sample, above, is 25 lines longer.
+      await page.mouse.click(before.x + 5, before.y + 5);
+      await expect.poll(() => group.locator('.sample-label[data-language="python"]').isVisible(), settle).toBe(true);
+      expect(Math.round((await python.boundingBox())!.y), `at ${options.viewport.width} px`).toBe(Math.round(before.y));
+      await viewer.close();
+    }
+  });
+
   it('shares the language chosen between the guides and the samples of the reference, both ways', async () => {
     const page = await open('guides/code-samples.html');
     await page.locator('.sample-group').first().locator('.sample-tab', { hasText: 'Python' }).click();
