@@ -204,6 +204,7 @@ export async function buildSite(outputDirectory = defaultOutput): Promise<{ page
     'console.css',
     'search.js',
     'menu.js',
+    'copy-code.js',
     'samples.js',
     'console-links.js',
     'redoc-badge.svg',

@@ -46,6 +46,11 @@ function scrollingTables(html: string): string {
   });
 }
 
+/** Every code block in a box of its own, where copy-code.js puts its Copy button (outside the part that scrolls). */
+function codeBlocks(html: string): string {
+  return html.replace(/<pre>/g, '<div class="code-block"><pre>').replace(/<\/pre>/g, '</pre></div>');
+}
+
 export function renderMarkdown(source: string, resolveLink: LinkResolver): RenderedMarkdown {
   const resolved = new Map<string, string>();
   const marked = new Marked(
@@ -68,7 +73,7 @@ export function renderMarkdown(source: string, resolveLink: LinkResolver): Rende
       },
     },
   );
-  const html = scrollingTables(marked.parse(source, { async: false }));
+  const html = codeBlocks(scrollingTables(marked.parse(source, { async: false })));
   const headings = getHeadingList().map(({ id, level, raw }) => ({ id, level, text: raw }));
   const title = headings.find((heading) => heading.level === 1)?.text;
   if (!title) throw new Error('a page needs a level-1 heading for its title');

@@ -176,6 +176,7 @@ export function guidePage(options: { href: string; title: string; html: string; 
 <link rel="stylesheet" href="/assets/highlight.css">
 ${headAssets}
 ${samplesScript}
+<script src="/assets/copy-code.js" defer></script>
 </head>
 <body class="guide">
 ${siteHeader(options.href)}

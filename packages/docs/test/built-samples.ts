@@ -30,7 +30,7 @@ export function htmlText(html: string): string {
 }
 
 const labelled =
-  /<p class="sample-label" data-language="([^"]+)">[^<]*<span class="muted">([^<]+)<\/span><\/p>\s*<pre><code[^>]*>([\s\S]*?)<\/code><\/pre>/g;
+  /<p class="sample-label" data-language="([^"]+)">[^<]*<span class="muted">([^<]+)<\/span><\/p>\s*<div class="code-block"><pre><code[^>]*>([\s\S]*?)<\/code><\/pre>/g;
 
 /** Every sample printed on the home page and the guides, in page order. */
 export function printedSamples(root = defaultOutput): PrintedSample[] {

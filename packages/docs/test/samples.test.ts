@@ -272,7 +272,9 @@ describe('code samples as printed, against the sandbox at their default address'
   it('runs every sandbox control as the sandbox page prints it, and each does what the page says', async () => {
     const html = readFileSync(join(defaultOutput, 'guides', 'sandbox.html'), 'utf8');
     const controls = [
-      ...html.matchAll(/<div class="sandbox-control" data-control="([^"]+)">\s*<pre><code[^>]*>([\s\S]*?)<\/code><\/pre>/g),
+      ...html.matchAll(
+        /<div class="sandbox-control" data-control="([^"]+)">\s*<div class="code-block"><pre><code[^>]*>([\s\S]*?)<\/code><\/pre>/g,
+      ),
     ].map(([, call = '', block = '']) => ({ call, curl: htmlText(block) }));
     expect(controls.map((control) => control.call)).toEqual(pageControls.map((control) => control.call));
     const offramp = await api('GET', `/v4/get-quote?${new URLSearchParams(offrampQuoteParameters)}`);

@@ -3,14 +3,14 @@
  * the site served from disk on 127.0.0.1, every request to anywhere else
  * blocked and counted. Skips, saying why, only where Chromium is absent.
  */
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { loadBundle } from '@swap-gateway/openapi';
 import { blockOutsideLocalhost, launchChromium, skipWithoutChromium } from '@swap-gateway/test-support/browser';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishedOperations, referenceAnchor } from '../src/document.js';
-import { defaultOutput, screenshotsDirectory } from '../src/paths.js';
+import { defaultOutput, packageRoot, screenshotsDirectory } from '../src/paths.js';
 import { referencePages } from '../src/reference.js';
 import { serveSite, type ServedSite } from '../src/serve.js';
 import { consoleAnchor, consolePages } from '../src/console/page.js';
@@ -197,6 +197,33 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
     await expect.poll(() => shown('python'), settle).toBe(await page.locator('.sample-group').count());
     expect(await page.locator('.sample-group .sample-tab[aria-selected="true"]').first().textContent()).toBe('Python');
     await page.close();
+  });
+
+  it('copies a code block as printed with its Copy button', async () => {
+    const reader = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    await reader.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(site.url).origin });
+    await blockOutsideLocalhost(reader, outsideRequests);
+    const page = await reader.newPage();
+    watch(page);
+    await page.goto(new URL('guides/quickstart.html', site.url).href);
+    const group = page.locator('.sample-group').first();
+    await group.locator('.sample-tab', { hasText: 'Python' }).click();
+    const block = group.locator('.code-block:visible');
+    const button = block.getByRole('button', { name: 'Copy the code' });
+    // The button sits in the block's corner, within the phone's screen.
+    const box = (await button.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await button.click();
+    await expect.poll(() => button.textContent(), settle).toBe('Copied');
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(readFileSync(join(packageRoot, 'samples', 'quickstart', 'four-calls.py'), 'utf8').trimEnd());
+    // Every code block of every guide has one.
+    for (const { href } of markdownPages) {
+      await page.goto(new URL(href, site.url).href);
+      const blocks = await page.locator('main .code-block').count();
+      expect(await page.locator('main .code-block > .copy-button').count(), href).toBe(blocks);
+    }
+    await reader.close();
   });
 
   it('keeps the sample clicked in place when every sample above it changes language', async () => {
