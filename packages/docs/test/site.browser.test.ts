@@ -141,6 +141,33 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
     }
   });
 
+  it("gives Redoc's own links the page's hash, so that they open in a new tab too", async () => {
+    for (const version of ['v4', 'v3'] as const) {
+      const page = await open(referencePages[version].href);
+      await page
+        .locator(
+          `#redoc a[href="#/${version}/${operations.find((operation) => operation.version === version)!.operationId.toLowerCase()}"]`,
+        )
+        .first()
+        .waitFor({ state: 'attached' });
+      const links = await page.$$eval('#redoc a[href]', (found) => found.map((link) => link.getAttribute('href')!));
+      // The sidebar's group of the version and the title are among them.
+      expect(links).toEqual(expect.arrayContaining([`#/${version}`, '#/']));
+      expect(
+        links.filter((href) => href.startsWith('/') && !href.startsWith('//')),
+        `${version}: links from the root of the host`,
+      ).toEqual([]);
+      // Opened on their own (a new tab), they show the reference: the group its operations.
+      const tab = await open(`${referencePages[version].href}#/${version}`);
+      await operationHeading(tab, operations.find((operation) => operation.version === version)!.summary).waitFor({
+        state: 'visible',
+        timeout: 15_000,
+      });
+      await tab.close();
+      await page.close();
+    }
+  });
+
   it('shows the errors table with every code', async () => {
     const page = await open('guides/errors.html');
     const table = page.locator('main table').filter({ hasText: 'MISSING_REFUND_ADDRESS' });
