@@ -16,7 +16,15 @@ export interface SearchEntry {
   /** From the site root. */
   href: string;
   text: string;
+  /**
+   * Added to the entry's score (search.js): what an integrator looks for first (an operation, an error
+   * code, the console) before the guides, and the pages written for API review and releases last.
+   */
+  boost: number;
 }
+
+/** The guides written for API review and for following releases: found, but after the rest. */
+const reviewPages = new Set(['guides/open-questions.html', 'guides/changelog.html']);
 
 const textOf = (html: string) =>
   html
@@ -37,7 +45,14 @@ export function guideEntries(page: { href: string; title: string; html: string }
     const heading = /^<h[23] id="([^"]+)"[^>]*>([\s\S]*?)<\/h[23]>/.exec(part);
     const title = heading ? `${page.title} › ${textOf(heading[2] ?? '')}` : page.title;
     const href = heading && index > 0 ? `${page.href}#${heading[1]}` : page.href;
-    return { title, kind: 'Guide', href, text: textOf(heading ? part.slice(heading[0].length) : part).slice(0, 1500) };
+    const review = reviewPages.has(page.href);
+    return {
+      title,
+      kind: page.href === 'guides/open-questions.html' ? 'Open question' : review ? 'Changelog' : 'Guide',
+      href,
+      text: textOf(heading ? part.slice(heading[0].length) : part).slice(0, 1500),
+      boost: review ? -2 : 0,
+    };
   });
 }
 
@@ -47,6 +62,7 @@ export function operationEntries(operations: PublishedOperation[]): SearchEntry[
     kind: `${operation.version.toUpperCase()} operation`,
     href: `${referencePages[operation.version].href}${referenceAnchor(operation)}`,
     text: `${operation.operationId} ${operation.description ?? ''}`,
+    boost: 2,
   }));
 }
 
@@ -60,6 +76,7 @@ export function consoleEntries(operations: PublishedOperation[]): SearchEntry[] 
       .filter((operation) => operation.version === version)
       .map((operation) => `${operation.method} ${operation.path} ${operation.summary}`)
       .join('. ')}`,
+    boost: 1,
   }));
 }
 
@@ -69,6 +86,7 @@ export function errorCodeEntries(codes: ErrorCodeEntry[]): SearchEntry[] {
     kind: 'Error code',
     href: `guides/errors.html#${entry.code}`,
     text: `${entry.meaning} Introduced in ${entry.introducedIn}.`,
+    boost: 2,
   }));
 }
 

@@ -197,6 +197,18 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
     await page.waitForURL(/reference\/v4\.html#\/v4\/getquotev4$/);
     await expect.poll(() => inViewport(operationHeading(page, 'Quote a swap')), settle).toBe(true);
 
+    // An operation comes before the open questions and the guides that name it.
+    for (const [query, first] of [
+      ['get-quote', 'GET /v4/get-quote: Quote a swap'],
+      ['register-tx', 'PATCH /v4/register-tx'],
+    ] as const) {
+      await page.locator('#site-search').fill(query);
+      await expect.poll(() => page.locator('#search-results a strong').first().textContent(), settle).toContain(first);
+    }
+    // The open questions are still found, asked for.
+    await page.locator('#site-search').fill('open questions get-quote');
+    await expect.poll(() => page.locator('#search-results a').first().textContent(), settle).toMatch(/GET \/v4\/get-quote.*Open question/);
+
     // The request console is found by its name.
     await page.locator('#site-search').fill('console');
     const consoleResult = page.locator('#search-results a', { hasText: 'Try V4 in the console' }).first();
