@@ -28,12 +28,12 @@ import { sandboxControlsMarkdown, sandboxSettingsMarkdown } from './guide-sectio
 import { codeSamplesMarkdown, operationsTableMarkdown, sampleGroupMarkdown } from './guide-sections/operations.js';
 import { schemaFieldsMarkdown } from './guide-sections/schemas.js';
 import { fence } from './markdown-text.js';
-import { llmsFullMarkdown, llmsTxt, type GuideText } from './llms.js';
+import { guideMarkdownCopy, llmsFullMarkdown, llmsTxt, markdownCopyHref, type GuideText } from './llms.js';
 import { renderMarkdown } from './markdown.js';
 import { bundleConsoleScript, consolePage, consolePages, swaggerUiAssets, swaggerUiDirectory } from './console/page.js';
 import { buildReference, referencePages } from './reference.js';
 import { samplesAt } from './samples.js';
-import { defaultOutput, packageRoot } from './paths.js';
+import { defaultOutput, packageRoot, siteUrl } from './paths.js';
 import { consoleEntries, errorCodeEntries, guideEntries, operationEntries, searchIndexScript, type SearchEntry } from './search.js';
 import { guidePage, logoSvg, markdownPages } from './site.js';
 
@@ -128,6 +128,26 @@ function linkResolver(context: Context, codes: Set<string>, knownPages: Set<stri
   };
 }
 
+/** The page a static host (and `pnpm docs:serve`) answers for an address the site does not have. */
+function notFoundPage(base: string): string {
+  const html = `<h1 id="page-not-found">Page not found</h1>
+<p class="lead">There is no page at this address. The search above finds guides, operations and error codes, or start from one of these:</p>
+<ul>
+<li><a href="/guides/quickstart.html">Quickstart</a>: the sandbox, the four calls and a whole swap</li>
+<li><a href="/index.html">Overview</a> of the API and every guide</li>
+<li><a href="/reference/v4.html">API reference V4</a> and the <a href="/reference/v4-console.html">request console</a></li>
+<li><a href="/guides/errors.html">Errors</a>: every error code</li>
+</ul>`;
+  return guidePage({
+    href: '404.html',
+    title: 'Page not found',
+    html,
+    headings: [],
+    description: 'There is no page at this address.',
+    base,
+  });
+}
+
 export async function buildSite(outputDirectory = defaultOutput): Promise<{ pages: string[]; operations: number; searchEntries: number }> {
   rmSync(outputDirectory, { recursive: true, force: true });
   const write = (relative: string, content: string | Buffer) => {
@@ -177,9 +197,16 @@ export async function buildSite(outputDirectory = defaultOutput): Promise<{ page
     const rendered = renderMarkdown(markdown, linkResolver(context, codeNames, knownPages, page.href, page.source, anchorLinks));
     anchorsOf.set(page.href, new Set([...rendered.html.matchAll(/\bid="([^"]+)"/g)].map((match) => match[1] ?? '')));
     const description = /<p>([\s\S]*?)<\/p>/.exec(rendered.html)?.[1]?.replace(/<[^>]+>/g, '') ?? rendered.title;
-    write(page.href, guidePage({ href: page.href, title: rendered.title, html: rendered.html, headings: rendered.headings, description }));
+    const markdownCopy = markdownCopyHref(page.href);
+    write(
+      page.href,
+      guidePage({ href: page.href, title: rendered.title, html: rendered.html, headings: rendered.headings, description, markdownCopy }),
+    );
     searchEntries.push(...guideEntries({ href: page.href, title: rendered.title, html: rendered.html }));
-    guideTexts.push({ href: page.href, title: rendered.title, description, markdown: rendered.markdown });
+    const guide = { href: page.href, title: rendered.title, description, markdown: rendered.markdown };
+    guideTexts.push(guide);
+    // The guide as Markdown, beside its page, for tools that read docs.
+    write(markdownCopy, guideMarkdownCopy(guide, siteUrl));
     pages.push(page.href);
   }
 
@@ -217,9 +244,12 @@ export async function buildSite(outputDirectory = defaultOutput): Promise<{ page
   write('assets/search-index.js', searchIndexScript(searchEntries));
   write(
     'llms.txt',
-    llmsTxt({ guides: guideTexts, operations, description: String(combined.info.description ?? '').split(/\n\n/)[0] ?? '' }),
+    llmsTxt({ guides: guideTexts, operations, description: String(combined.info.description ?? '').split(/\n\n/)[0] ?? '', site: siteUrl }),
   );
-  write('llms-full.md', llmsFullMarkdown({ guides: guideTexts, versions, combined }));
+  write('llms-full.md', llmsFullMarkdown({ guides: guideTexts, versions, combined, site: siteUrl }));
+  // What a static host answers for an address the site does not have: links from the site's root path.
+  write('404.html', notFoundPage(new URL(siteUrl).pathname));
+  pages.push('404.html');
 
   return { pages, operations: operations.length, searchEntries: searchEntries.length };
 }

@@ -162,7 +162,20 @@ export function relativize(html: string, pageHref: string): string {
 /** Pages whose tables need the full width: no "on this page" column beside them. */
 const widePages = new Set(['guides/errors.html', 'guides/open-questions.html', 'guides/code-samples.html']);
 
-export function guidePage(options: { href: string; title: string; html: string; headings: Heading[]; description: string }): string {
+/**
+ * A guide's page. `markdownCopy` (from the site root) is announced as the page's Markdown version;
+ * `base` writes the links from that root path instead of relative to the page, for a page a static
+ * host serves at any address (the 404 page).
+ */
+export function guidePage(options: {
+  href: string;
+  title: string;
+  html: string;
+  headings: Heading[];
+  description: string;
+  markdownCopy?: string;
+  base?: string;
+}): string {
   const wide = widePages.has(options.href);
   const page = `<!DOCTYPE html>
 <html lang="en">
@@ -172,7 +185,12 @@ export function guidePage(options: { href: string; title: string; html: string; 
 <title>${escapeHtml(options.title)} · Swap Gateway API</title>
 <meta name="description" content="${escapeHtml(options.description)}">
 <link rel="icon" href="/assets/logo.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/assets/site.css">
+${
+  options.markdownCopy
+    ? `<link rel="alternate" type="text/markdown" href="/${options.markdownCopy}">
+`
+    : ''
+}<link rel="stylesheet" href="/assets/site.css">
 <link rel="stylesheet" href="/assets/highlight.css">
 ${headAssets}
 ${samplesScript}
@@ -190,7 +208,7 @@ ${wide ? '' : tableOfContents(options.headings)}
 </body>
 </html>
 `;
-  return relativize(page, options.href);
+  return options.base === undefined ? relativize(page, options.href) : page.replace(/\b(href|src)="\/(?!\/)/g, `$1="${options.base}`);
 }
 
 /** The Handlebars template `redocly build-docs` fills with Redoc: the site header above the reference. */

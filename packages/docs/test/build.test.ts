@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { publishedOperations } from '../src/document.js';
 import { errorsTableMarkdown, listErrorCodes } from '../src/guide-sections/errors.js';
 import { openQuestionsMarkdown } from '../src/guide-sections/open-questions.js';
-import { defaultOutput } from '../src/paths.js';
+import { defaultOutput, packageRoot, siteUrl, siteUrlFrom } from '../src/paths.js';
 import { referenceDocument } from '../src/reference.js';
 import { samplesOf } from '../src/samples.js';
 import { consoleAnchor } from '../src/console/page.js';
@@ -100,24 +100,57 @@ describe('the built folder', () => {
     expect(read('assets/try-it.js')).toContain('validatorUrl:null');
   });
 
-  it('writes llms.txt and llms-full.md with every guide and every operation of both versions', () => {
+  it('writes llms.txt and llms-full.md with every guide and every operation of both versions, at absolute addresses', () => {
     const index = read('llms.txt');
     const full = read('llms-full.md');
     expect(index).toMatch(/^# Swap Gateway API\n\n> \S/);
-    expect(index).toContain('[llms-full.md](llms-full.md)');
-    for (const { href } of markdownPages) expect(index, href).toContain(`](${href})`);
+    expect(index).toContain(`[llms-full.md](${siteUrl}llms-full.md)`);
+    for (const { href } of markdownPages) expect(index, href).toContain(`](${siteUrl}${href}.md)`);
+    // Every link of llms.txt is absolute, and every one names a file of the site.
+    const links = [...index.matchAll(/\]\(([^)]+)\)/g)].map((match) => match[1] ?? '');
+    expect(links.length).toBeGreaterThan(20);
+    for (const link of links) {
+      expect(link.startsWith(siteUrl), link).toBe(true);
+      expect(existsSync(join(defaultOutput, link.slice(siteUrl.length).split('#')[0]!)), link).toBe(true);
+    }
     for (const version of ['v4', 'v3'] as const) {
       for (const operation of publishedOperations(loadBundle(`gateway-${version}`))) {
-        expect(index, operation.operationId).toContain(`- [${operation.method} ${operation.path}](`);
+        expect(index, operation.operationId).toContain(`- [${operation.method} ${operation.path}](${siteUrl}`);
         expect(full, operation.operationId).toContain(`### ${operation.method} ${operation.path} (${operation.operationId})`);
         for (const sample of samplesOf(operation)) expect(full, sample.relativePath).toContain(sample.source.trim());
       }
     }
     for (const name of Object.keys(combined.components.schemas as object)) expect(full, name).toContain(`### ${name}\n`);
-    // The guides' links as the site has them: none of the op:/err: forms the build rewrites.
+    // The guides' links as the site has them, absolute: none of the op:/err: forms the build rewrites, none from the root.
     expect(full).not.toMatch(/\]\((op|err):/);
+    expect(full).not.toMatch(/\]\(\/(?!\/)/);
     // Plain Markdown: no tag of the site's HTML left outside the code.
     expect(full.replace(/^(`{3,})[^\n]*\n[\s\S]*?^\1$/gm, '')).not.toMatch(/<(div|p|span|a)\b/);
+  });
+
+  it('writes a Markdown copy of every guide beside its page, announced by the page', () => {
+    for (const { href } of markdownPages) {
+      const copy = read(`${href}.md`);
+      expect(copy, href).toMatch(/^#{1,2} \S/m);
+      expect(copy.replace(/^(`{3,})[^\n]*\n[\s\S]*?^\1$/gm, ''), href).not.toMatch(/<(div|p|span|a)\b|\]\(\/(?!\/)/);
+      expect(copy, href).toContain(`The page: ${siteUrl}${href}`);
+      expect(read(href), href).toContain(relativize(`<link rel="alternate" type="text/markdown" href="/${href}.md">`, href));
+    }
+    expect(read('guides/quickstart.html.md')).toContain(
+      readFileSync(join(packageRoot, 'samples', 'quickstart', 'execute-quote.ts'), 'utf8').trim(),
+    );
+  });
+
+  it('has a 404 page for a static host, linked from the root path of the site', () => {
+    const html = read('404.html');
+    const base = new URL(siteUrl).pathname;
+    expect(html).toContain('<h1 id="page-not-found">Page not found</h1>');
+    const links = [...html.matchAll(/\b(?:href|src)="([^"]+)"/g)].map((match) => match[1] ?? '');
+    expect(links.length).toBeGreaterThan(20);
+    for (const link of links) {
+      expect(link.startsWith(base), link).toBe(true);
+      expect(existsSync(join(defaultOutput, link.slice(base.length).split('#')[0]!)), link).toBe(true);
+    }
   });
 
   it('leaves the notes for API review (x-inferred, x-unspecified) out of the reference and the console', () => {
@@ -144,6 +177,15 @@ describe('the navigation', () => {
   it('opens with the quickstart, in the sidebar and in the header', () => {
     expect(navigation[0]?.items[0]).toMatchObject({ label: 'Quickstart', href: 'guides/quickstart.html' });
     expect(/<nav class="top-nav"[^>]*><a href="\/guides\/quickstart\.html"/.test(siteHeader('index.html'))).toBe(true);
+  });
+});
+
+describe('the address of the site', () => {
+  it('is where pnpm docs:serve previews it unless DOCS_SITE_URL says, always ending with a slash', () => {
+    expect(siteUrlFrom(undefined)).toBe('http://127.0.0.1:4000/');
+    expect(siteUrlFrom('https://docs.example.com')).toBe('https://docs.example.com/');
+    expect(siteUrlFrom('https://example.github.io/swap-gateway')).toBe('https://example.github.io/swap-gateway/');
+    expect(() => siteUrlFrom('ftp://example.com/')).toThrow(/not an http/);
   });
 });
 

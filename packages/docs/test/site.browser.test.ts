@@ -425,6 +425,34 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
     await viewer.close();
   });
 
+  it('answers an address the site lacks with its 404 page, styled and searchable, at any depth', async () => {
+    // A context of its own: Chromium reports the 404 of the page itself as a console error, which is the point here.
+    const reader = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await blockOutsideLocalhost(reader, outsideRequests);
+    for (const path of ['guides/no-such-guide.html', 'no/such/deep/page']) {
+      const page = await reader.newPage();
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      page.on('pageerror', (error) => errors.push(error.message));
+      const response = await page.goto(new URL(path, site.url).href);
+      expect(response?.status(), path).toBe(404);
+      expect(await page.locator('main h1').textContent()).toBe('Page not found');
+      // Its stylesheets and scripts load from the site's root wherever it is served.
+      expect(await page.locator('header.site-header').evaluate((header) => getComputedStyle(header).backgroundColor)).toBe(
+        'rgb(15, 23, 42)',
+      );
+      await page.locator('#site-search').fill('quickstart');
+      await page.locator('#search-results a').first().waitFor({ state: 'visible' });
+      await page.locator('main a', { hasText: 'Quickstart' }).click();
+      await page.waitForURL(/guides\/quickstart\.html$/);
+      expect(errors, path).toEqual(['Failed to load resource: the server responded with a status of 404 (Not Found)']);
+      await page.close();
+    }
+    await reader.close();
+  });
+
   it('has a network guard that does see a request to another host', async () => {
     // The guard of the last test, proven on a page of its own: an image from another host is blocked and recorded.
     const probe = await browser.newContext();
