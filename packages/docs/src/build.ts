@@ -27,6 +27,7 @@ import { openQuestionsMarkdown } from './guide-sections/open-questions.js';
 import { sandboxControlsMarkdown, sandboxSettingsMarkdown } from './guide-sections/sandbox.js';
 import { codeSamplesMarkdown, operationsTableMarkdown, sampleGroupMarkdown } from './guide-sections/operations.js';
 import { schemaFieldsMarkdown } from './guide-sections/schemas.js';
+import { forIntegrators, integratorNote, unlistedSentences } from './integrator-text.js';
 import { fence } from './markdown-text.js';
 import { guideMarkdownCopy, llmsFullMarkdown, llmsTxt, markdownCopyHref, type GuideText } from './llms.js';
 import { renderMarkdown } from './markdown.js';
@@ -44,6 +45,8 @@ const require = createRequire(import.meta.url);
 
 interface Context {
   combined: OpenApiDocument;
+  /** The combined bundle as integrators read it (integrator-text.ts), for the sections of the guides that print descriptions. */
+  readable: OpenApiDocument;
   operations: PublishedOperation[];
 }
 
@@ -51,9 +54,10 @@ interface Context {
 const generators: Record<string, (context: Context, argument?: string) => string> = {
   'errors-table': ({ combined }) => errorsTableMarkdown(combined),
   'error-detail-shapes': ({ combined }) => detailShapesMarkdown(combined),
-  fields: ({ combined }, schema) => schemaFieldsMarkdown(combined, required(schema, 'fields')),
-  unspecified: ({ combined }, schema) => schemaMarker(combined, required(schema, 'unspecified'), 'x-unspecified'),
-  inferred: ({ combined }, schema) => schemaMarker(combined, required(schema, 'inferred'), 'x-inferred'),
+  fields: ({ readable }, schema) => schemaFieldsMarkdown(readable, required(schema, 'fields')),
+  // A schema's note for API review, as a guide asks for it: what an integrator does about it (the note is the open-questions page's).
+  unspecified: ({ combined }, schema) => noteFor(combined, required(schema, 'unspecified'), 'x-unspecified'),
+  inferred: ({ combined }, schema) => noteFor(combined, required(schema, 'inferred'), 'x-inferred'),
   'open-questions': ({ combined }) => openQuestionsMarkdown(combined),
   operations: ({ operations }, version) =>
     operationsTableMarkdown(operations.filter((operation) => operation.version === required(version, 'operations'))),
@@ -68,6 +72,12 @@ const generators: Record<string, (context: Context, argument?: string) => string
   'sandbox-settings': () =>
     sandboxSettingsMarkdown(readFileSync(join(repositoryRoot, 'packages', 'server', 'config', 'sandbox.json'), 'utf8')),
 };
+
+/** The guides' sentence for a schema's note, once the document is known to carry that note. */
+function noteFor(combined: OpenApiDocument, schema: string, marker: 'x-unspecified' | 'x-inferred'): string {
+  schemaMarker(combined, schema, marker);
+  return integratorNote(schema, marker);
+}
 
 /** `operationId/status/exampleName`: one named example of a response, as a JSON block. */
 function responseExampleMarkdown(operations: PublishedOperation[], argument: string): string {
@@ -172,7 +182,8 @@ export async function buildSite(outputDirectory = defaultOutput): Promise<{ page
   ) {
     throw new Error('the per-version bundles and the combined bundle do not list the same operations');
   }
-  const context: Context = { combined, operations };
+  const context: Context = { combined, readable: forIntegrators(combined), operations };
+  const readableVersions = { v4: forIntegrators(versions.v4), v3: forIntegrators(versions.v3) };
   const codes = listErrorCodes(combined);
 
   const downloads = (['gateway', 'gateway-v4', 'gateway-v3'] as const).flatMap((name) =>
@@ -240,17 +251,22 @@ export async function buildSite(outputDirectory = defaultOutput): Promise<{ page
     copy(join(assetsDirectory, asset), `assets/${asset}`);
   copy(require.resolve('highlight.js/styles/github.css'), 'assets/highlight.css');
   write('assets/logo.svg', logoSvg);
-  searchEntries.push(...operationEntries(operations), ...consoleEntries(operations), ...errorCodeEntries(codes));
+  const readableOperations = [...publishedOperations(readableVersions.v4), ...publishedOperations(readableVersions.v3)];
+  searchEntries.push(...operationEntries(readableOperations), ...consoleEntries(operations), ...errorCodeEntries(codes));
   write('assets/search-index.js', searchIndexScript(searchEntries));
   write(
     'llms.txt',
     llmsTxt({ guides: guideTexts, operations, description: String(combined.info.description ?? '').split(/\n\n/)[0] ?? '', site: siteUrl }),
   );
-  write('llms-full.md', llmsFullMarkdown({ guides: guideTexts, versions, combined, site: siteUrl }));
+  write('llms-full.md', llmsFullMarkdown({ guides: guideTexts, versions: readableVersions, combined: context.readable, site: siteUrl }));
   // What a static host answers for an address the site does not have: links from the site's root path.
   write('404.html', notFoundPage(new URL(siteUrl).pathname));
   pages.push('404.html');
 
+  for (const sentence of unlistedSentences)
+    console.warn(
+      `docs: a sentence for API review left out of the integrators' pages, with no rewrite in src/integrator-text.ts: ${sentence}`,
+    );
   return { pages, operations: operations.length, searchEntries: searchEntries.length };
 }
 

@@ -3,7 +3,8 @@
  * --inlineBundle` into one self-contained HTML page under the site header.
  * The bundle is given to Redoc with the code samples attached to each
  * operation (`x-codeSamples`), without the servers the document marks
- * `x-internal` and without the notes for API review (`x-inferred`, `x-unspecified`); V3 is titled as kept for existing integrations. Each operation
+ * `x-internal`, as integrators read it (integrator-text.ts: without the notes for API review, its
+ * sentences about where a fact comes from rewritten); V3 is titled as kept for existing integrations. Each operation
  * links to itself in the request console (console/page.ts).
  */
 import { execFile } from 'node:child_process';
@@ -13,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { OpenApiDocument } from '@swap-gateway/openapi';
-import { publishedOperations, withoutReviewNotes, type ApiVersion } from './document.js';
+import { publishedOperations, type ApiVersion } from './document.js';
+import { forIntegrators } from './integrator-text.js';
 import { sampleLanguages, samplesOf } from './samples.js';
 import { consoleAnchor, consolePages } from './console/page.js';
 import { referenceTemplate } from './site.js';
@@ -42,8 +44,8 @@ export const referencePages: Record<ApiVersion, { href: string; title: string }>
 
 /** The version's bundle as Redoc receives it. */
 export function referenceDocument(bundle: OpenApiDocument, version: ApiVersion): OpenApiDocument {
-  // The notes for API review (x-inferred, x-unspecified) are left out: the open-questions page lists them.
-  const document = withoutReviewNotes(bundle);
+  // As integrators read it: the notes and sentences for API review are the open-questions page's.
+  const document = forIntegrators(bundle);
   document.servers = (document.servers as Array<Record<string, unknown>> | undefined)?.filter((server) => server['x-internal'] !== true);
   for (const operation of publishedOperations(document)) {
     operation.definition.description = `[Try it in the console ▸](${consolePages[version].href.replace('reference/', '')}${consoleAnchor(bundle, operation.operationId)})\n\n${operation.description ?? ''}`;

@@ -11,6 +11,7 @@ import { publishedOperations } from '../src/document.js';
 import { errorsTableMarkdown, listErrorCodes } from '../src/guide-sections/errors.js';
 import { openQuestionsMarkdown } from '../src/guide-sections/open-questions.js';
 import { defaultOutput, packageRoot, siteUrl, siteUrlFrom } from '../src/paths.js';
+import { forIntegrators, integratorRewrites, integratorText, speaksOfProvenance } from '../src/integrator-text.js';
 import { referenceDocument } from '../src/reference.js';
 import { samplesOf } from '../src/samples.js';
 import { consoleAnchor } from '../src/console/page.js';
@@ -47,6 +48,59 @@ describe('generated sections', () => {
     const questions = listOpenQuestions(combined);
     expect(questions.length).toBeGreaterThan(0);
     for (const question of questions) expect(markdown).toContain(`\`${question.pointer}\``);
+  });
+});
+
+describe('the document as integrators read it', () => {
+  it('has no note for API review and no sentence about where a fact comes from, in both versions', () => {
+    for (const name of ['gateway', 'gateway-v4', 'gateway-v3'] as const) {
+      const bundle = loadBundle(name);
+      const readable = JSON.stringify(forIntegrators(bundle));
+      expect(readable).not.toMatch(/"x-inferred"|"x-unspecified"/);
+      const texts: string[] = [];
+      const walk = (node: unknown, key = ''): void => {
+        if (Array.isArray(node)) {
+          for (const item of node) walk(item);
+        } else if (node && typeof node === 'object') {
+          for (const [child, value] of Object.entries(node)) if (child !== 'value') walk(value, child);
+        } else if ((key === 'description' || key === 'summary') && typeof node === 'string') {
+          texts.push(node);
+        }
+      };
+      walk(JSON.parse(readable));
+      expect(texts.length).toBeGreaterThan(100);
+      expect(texts.filter(speaksOfProvenance), name).toEqual([]);
+      // ...while the bundle itself keeps them, for the open-questions page.
+      expect(JSON.stringify(bundle)).toMatch(/the description does not show/i);
+    }
+    // Every rewrite is of a sentence the document has: none is left over from an earlier document.
+    const raw = JSON.stringify(loadBundle('gateway')).replace(/\\n|\s+/g, ' ');
+    for (const sentence of Object.keys(integratorRewrites)) expect(raw.includes(sentence.replace(/"/g, '\\"')), sentence).toBe(true);
+  });
+
+  it('rewrites a listed sentence, and leaves out the clauses of one it does not know', () => {
+    expect(integratorText('Listed newest first, as the sandbox server does; the description does not show the order.')).toBe(
+      'Listed newest first, as the sandbox server does.',
+    );
+    expect(integratorText('Returns one page. The order is newest first; this document infers it. Poll it.')).toBe(
+      'Returns one page. The order is newest first. Poll it.',
+    );
+    expect(integratorText('First paragraph, untouched.\n\n- a list\n- kept')).toBe('First paragraph, untouched.\n\n- a list\n- kept');
+  });
+
+  it('reaches the guides integrators read, the reference and the console without those sentences', () => {
+    // Not checked: the open-questions page (for reviewers), the errors page (its own text is another change's) and the changelog (the release notes as written).
+    const reviewed = new Set(['guides/open-questions.html', 'guides/errors.html', 'guides/changelog.html']);
+    for (const { href } of markdownPages.filter((page) => !reviewed.has(page.href))) {
+      const text = readFileSync(join(defaultOutput, href), 'utf8')
+        .replace(/^[\s\S]*<main[^>]*>|<\/main>[\s\S]*$/g, '')
+        .replace(/<[^>]+>/g, ' ');
+      expect(text.split(/(?<=[.!?])\s+/).filter(speaksOfProvenance), href).toEqual([]);
+    }
+    for (const version of ['v4', 'v3'] as const) {
+      const document = JSON.stringify(referenceDocument(loadBundle(`gateway-${version}`), version));
+      expect(/x-inferred|x-unspecified|the description does not|bob-collective/i.test(document), version).toBe(false);
+    }
   });
 });
 

@@ -9,7 +9,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import type { OpenApiDocument } from '@swap-gateway/openapi';
-import { publishedOperations, withoutReviewNotes, type ApiVersion } from '../document.js';
+import { publishedOperations, type ApiVersion } from '../document.js';
+import { forIntegrators } from '../integrator-text.js';
 import { headAssets, relativize, siteHeader } from '../site.js';
 
 const require = createRequire(import.meta.url);
@@ -34,9 +35,9 @@ const consoleGateways = [
 export const swaggerUiAssets = ['swagger-ui-bundle.js', 'swagger-ui.css'];
 export const swaggerUiDirectory = dirname(require.resolve('swagger-ui-dist/package.json'));
 
-/** The version's bundle as the console receives it: the gateways above as its servers, without the notes for API review. */
+/** The version's bundle as the console receives it: the gateways above as its servers, as integrators read it (integrator-text.ts). */
 function consoleDocument(bundle: OpenApiDocument, version: ApiVersion): OpenApiDocument {
-  const document = withoutReviewNotes(bundle);
+  const document = forIntegrators(bundle);
   document.servers = consoleGateways;
   document.info.title = version === 'v3' ? 'Swap Gateway API V3 (legacy): console' : 'Swap Gateway API V4: console';
   return document;
