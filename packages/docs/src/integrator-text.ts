@@ -76,7 +76,7 @@ export const integratorRewrites: Record<string, string> = {
   'The conditions of the other codes, their HTTP statuses and their detail shapes are not shown.':
     'For the other codes the conditions, HTTP statuses and detail shapes are not specified: handle a code you do not expect as a failure of its request.',
   'The description shows the condition of the V4 code: create-order given a quote requested without a refund address.':
-    'MISSING_REFUND_ADDRESS answers create-order given a quote requested without a refund address.',
+    'The code added in V4 answers create-order given a quote requested without a refund address.',
   "This document closes each shape (no fields beyond its own) so that exactly one alternative matches; the description lists the shapes' fields but does not say whether a shape may carry others.":
     'Exactly one shape matches a given `details`.',
   "The optional `code` is not in the description's register-tx body; the sandbox server adds it.":

@@ -414,7 +414,7 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
     await results.locator('a', { hasText: 'MISSING_REFUND_ADDRESS' }).first().click();
     await page.waitForURL(/guides\/errors\.html#MISSING_REFUND_ADDRESS$/);
     // The errors table is wider than the phone: it scrolls sideways in its box, and the page does not.
-    const scroller = page.locator('.table-scroll').filter({ hasText: 'MISSING_REFUND_ADDRESS' });
+    const scroller = page.locator('.table-scroll[aria-label^="Table: Code, Meaning"]');
     const scrolled = await scroller.evaluate((element) => {
       const before = element.scrollLeft;
       element.scrollLeft = 200;
