@@ -24,16 +24,18 @@ import { publishedOperations, referenceAnchor, type PublishedOperation } from '.
 import { detailShapesMarkdown, detailsByCodeMarkdown, errorsTableMarkdown, listErrorCodes, schemaMarker } from './guide-sections/errors.js';
 import { changelogMarkdown, readChangelogSources } from './guide-sections/changelog.js';
 import { openQuestionsMarkdown } from './guide-sections/open-questions.js';
+import { sandboxControlsMarkdown, sandboxSettingsMarkdown } from './guide-sections/sandbox.js';
 import { codeSamplesMarkdown, operationsTableMarkdown, sampleGroupMarkdown } from './guide-sections/operations.js';
 import { schemaFieldsMarkdown } from './guide-sections/schemas.js';
+import { forIntegrators, integratorNote, unlistedSentences } from './integrator-text.js';
 import { fence } from './markdown-text.js';
-import { llmsFullMarkdown, llmsTxt, type GuideText } from './llms.js';
+import { guideMarkdownCopy, llmsFullMarkdown, llmsTxt, markdownCopyHref, type GuideText } from './llms.js';
 import { renderMarkdown } from './markdown.js';
 import { bundleConsoleScript, consolePage, consolePages, swaggerUiAssets, swaggerUiDirectory } from './console/page.js';
 import { buildReference, referencePages } from './reference.js';
 import { samplesAt } from './samples.js';
-import { defaultOutput, packageRoot } from './paths.js';
-import { errorCodeEntries, guideEntries, operationEntries, searchIndexScript, type SearchEntry } from './search.js';
+import { defaultOutput, packageRoot, siteUrl } from './paths.js';
+import { consoleEntries, errorCodeEntries, guideEntries, operationEntries, searchIndexScript, type SearchEntry } from './search.js';
 import { guidePage, logoSvg, markdownPages } from './site.js';
 
 const guidesDirectory = join(packageRoot, 'guides');
@@ -43,6 +45,8 @@ const require = createRequire(import.meta.url);
 
 interface Context {
   combined: OpenApiDocument;
+  /** The combined bundle as integrators read it (integrator-text.ts), for the sections of the guides that print descriptions. */
+  readable: OpenApiDocument;
   operations: PublishedOperation[];
 }
 
@@ -51,9 +55,10 @@ const generators: Record<string, (context: Context, argument?: string) => string
   'errors-table': ({ combined }) => errorsTableMarkdown(combined),
   'error-detail-shapes': ({ combined }) => detailShapesMarkdown(combined),
   'error-details-by-code': ({ combined }) => detailsByCodeMarkdown(combined),
-  fields: ({ combined }, schema) => schemaFieldsMarkdown(combined, required(schema, 'fields')),
-  unspecified: ({ combined }, schema) => schemaMarker(combined, required(schema, 'unspecified'), 'x-unspecified'),
-  inferred: ({ combined }, schema) => schemaMarker(combined, required(schema, 'inferred'), 'x-inferred'),
+  fields: ({ readable }, schema) => schemaFieldsMarkdown(readable, required(schema, 'fields')),
+  // A schema's note for API review, as a guide asks for it: what an integrator does about it (the note is the open-questions page's).
+  unspecified: ({ combined }, schema) => noteFor(combined, required(schema, 'unspecified'), 'x-unspecified'),
+  inferred: ({ combined }, schema) => noteFor(combined, required(schema, 'inferred'), 'x-inferred'),
   'open-questions': ({ combined }) => openQuestionsMarkdown(combined),
   operations: ({ operations }, version) =>
     operationsTableMarkdown(operations.filter((operation) => operation.version === required(version, 'operations'))),
@@ -63,7 +68,17 @@ const generators: Record<string, (context: Context, argument?: string) => string
   'version-diff': ({ combined }) => formatVersionsMarkdown(compareVersions(combined, 'v3', 'v4')).replace(/^(#+) /gm, '#$1 '),
   changelog: ({ combined }) => changelogMarkdown(readChangelogSources(repositoryRoot, combined, bundlerIn(repositoryRoot))),
   'response-example': ({ operations }, argument) => responseExampleMarkdown(operations, required(argument, 'response-example')),
+  // The sandbox of `pnpm server`: its controls checked against the server's README, its settings read from its configuration.
+  'sandbox-controls': () => sandboxControlsMarkdown(readFileSync(join(repositoryRoot, 'packages', 'server', 'README.md'), 'utf8')),
+  'sandbox-settings': () =>
+    sandboxSettingsMarkdown(readFileSync(join(repositoryRoot, 'packages', 'server', 'config', 'sandbox.json'), 'utf8')),
 };
+
+/** The guides' sentence for a schema's note, once the document is known to carry that note. */
+function noteFor(combined: OpenApiDocument, schema: string, marker: 'x-unspecified' | 'x-inferred'): string {
+  schemaMarker(combined, schema, marker);
+  return integratorNote(schema, marker);
+}
 
 /** `operationId/status/exampleName`: one named example of a response, as a JSON block. */
 function responseExampleMarkdown(operations: PublishedOperation[], argument: string): string {
@@ -124,6 +139,26 @@ function linkResolver(context: Context, codes: Set<string>, knownPages: Set<stri
   };
 }
 
+/** The page a static host (and `pnpm docs:serve`) answers for an address the site does not have. */
+function notFoundPage(base: string): string {
+  const html = `<h1 id="page-not-found">Page not found</h1>
+<p class="lead">There is no page at this address. The search above finds guides, operations and error codes, or start from one of these:</p>
+<ul>
+<li><a href="/guides/quickstart.html">Quickstart</a>: the sandbox, the four calls and a whole swap</li>
+<li><a href="/index.html">Overview</a> of the API and every guide</li>
+<li><a href="/reference/v4.html">API reference V4</a> and the <a href="/reference/v4-console.html">request console</a></li>
+<li><a href="/guides/errors.html">Errors</a>: every error code</li>
+</ul>`;
+  return guidePage({
+    href: '404.html',
+    title: 'Page not found',
+    html,
+    headings: [],
+    description: 'There is no page at this address.',
+    base,
+  });
+}
+
 export async function buildSite(outputDirectory = defaultOutput): Promise<{ pages: string[]; operations: number; searchEntries: number }> {
   rmSync(outputDirectory, { recursive: true, force: true });
   const write = (relative: string, content: string | Buffer) => {
@@ -148,7 +183,8 @@ export async function buildSite(outputDirectory = defaultOutput): Promise<{ page
   ) {
     throw new Error('the per-version bundles and the combined bundle do not list the same operations');
   }
-  const context: Context = { combined, operations };
+  const context: Context = { combined, readable: forIntegrators(combined), operations };
+  const readableVersions = { v4: forIntegrators(versions.v4), v3: forIntegrators(versions.v3) };
   const codes = listErrorCodes(combined);
 
   const downloads = (['gateway', 'gateway-v4', 'gateway-v3'] as const).flatMap((name) =>
@@ -173,9 +209,16 @@ export async function buildSite(outputDirectory = defaultOutput): Promise<{ page
     const rendered = renderMarkdown(markdown, linkResolver(context, codeNames, knownPages, page.href, page.source, anchorLinks));
     anchorsOf.set(page.href, new Set([...rendered.html.matchAll(/\bid="([^"]+)"/g)].map((match) => match[1] ?? '')));
     const description = /<p>([\s\S]*?)<\/p>/.exec(rendered.html)?.[1]?.replace(/<[^>]+>/g, '') ?? rendered.title;
-    write(page.href, guidePage({ href: page.href, title: rendered.title, html: rendered.html, headings: rendered.headings, description }));
+    const markdownCopy = markdownCopyHref(page.href);
+    write(
+      page.href,
+      guidePage({ href: page.href, title: rendered.title, html: rendered.html, headings: rendered.headings, description, markdownCopy }),
+    );
     searchEntries.push(...guideEntries({ href: page.href, title: rendered.title, html: rendered.html }));
-    guideTexts.push({ href: page.href, title: rendered.title, description, markdown: rendered.markdown });
+    const guide = { href: page.href, title: rendered.title, description, markdown: rendered.markdown };
+    guideTexts.push(guide);
+    // The guide as Markdown, beside its page, for tools that read docs.
+    write(markdownCopy, guideMarkdownCopy(guide, siteUrl));
     pages.push(page.href);
   }
 
@@ -199,6 +242,8 @@ export async function buildSite(outputDirectory = defaultOutput): Promise<{ page
     'site.css',
     'console.css',
     'search.js',
+    'menu.js',
+    'copy-code.js',
     'samples.js',
     'console-links.js',
     'redoc-badge.svg',
@@ -207,14 +252,22 @@ export async function buildSite(outputDirectory = defaultOutput): Promise<{ page
     copy(join(assetsDirectory, asset), `assets/${asset}`);
   copy(require.resolve('highlight.js/styles/github.css'), 'assets/highlight.css');
   write('assets/logo.svg', logoSvg);
-  searchEntries.push(...operationEntries(operations), ...errorCodeEntries(codes));
+  const readableOperations = [...publishedOperations(readableVersions.v4), ...publishedOperations(readableVersions.v3)];
+  searchEntries.push(...operationEntries(readableOperations), ...consoleEntries(operations), ...errorCodeEntries(codes));
   write('assets/search-index.js', searchIndexScript(searchEntries));
   write(
     'llms.txt',
-    llmsTxt({ guides: guideTexts, operations, description: String(combined.info.description ?? '').split(/\n\n/)[0] ?? '' }),
+    llmsTxt({ guides: guideTexts, operations, description: String(combined.info.description ?? '').split(/\n\n/)[0] ?? '', site: siteUrl }),
   );
-  write('llms-full.md', llmsFullMarkdown({ guides: guideTexts, versions, combined }));
+  write('llms-full.md', llmsFullMarkdown({ guides: guideTexts, versions: readableVersions, combined: context.readable, site: siteUrl }));
+  // What a static host answers for an address the site does not have: links from the site's root path.
+  write('404.html', notFoundPage(new URL(siteUrl).pathname));
+  pages.push('404.html');
 
+  for (const sentence of unlistedSentences)
+    console.warn(
+      `docs: a sentence for API review left out of the integrators' pages, with no rewrite in src/integrator-text.ts: ${sentence}`,
+    );
   return { pages, operations: operations.length, searchEntries: searchEntries.length };
 }
 

@@ -27,3 +27,17 @@ export function publishedOperations(document: OpenApiDocument): PublishedOperati
 export function referenceAnchor(operation: Pick<PublishedOperation, 'version' | 'operationId'>): string {
   return `#/${operation.version}/${operation.operationId.toLowerCase()}`;
 }
+
+/** The extensions that carry the document's notes for API review: shown on the open-questions page, not to integrators. */
+export const reviewNoteKeys = ['x-inferred', 'x-unspecified'] as const;
+
+/** A copy of a document (or any part of one) without its notes for API review, for the pages integrators read. */
+export function withoutReviewNotes<T>(node: T): T {
+  if (Array.isArray(node)) return node.map((item) => withoutReviewNotes(item)) as T;
+  if (node === null || typeof node !== 'object') return node;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([key]) => !(reviewNoteKeys as readonly string[]).includes(key))
+      .map(([key, value]) => [key, withoutReviewNotes(value)]),
+  ) as T;
+}

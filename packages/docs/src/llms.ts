@@ -21,16 +21,16 @@ export interface GuideText {
 
 /**
  * The guide Markdown as plain Markdown: sample labels as bold lines, other HTML tags dropped (outside
- * code blocks, whose `<` and `#` belong to the code), site links made relative to the site root,
+ * code blocks, whose `<` and `#` belong to the code), site links made absolute (the site's address),
  * headings moved down to sit in a larger document.
  */
-function plainMarkdown(markdown: string, headingLevelsDown = 0): string {
+function plainMarkdown(markdown: string, site: string, headingLevelsDown = 0): string {
   const fences = /^(`{3,})[^\n]*\n[\s\S]*?^\1[ \t]*$/gm;
   const text = (part: string) =>
     part
       .replace(/<p class="sample-label"[^>]*>([^<]*?)\s*<span class="muted">([^<]*)<\/span><\/p>/g, '**$1** ($2)')
       .replace(/<\/?[a-z][^>]*>/gi, '')
-      .replace(/\]\(\/(?!\/)/g, '](')
+      .replace(/\]\(\/(?!\/)/g, `](${site}`)
       .replace(/^(#+) /gm, `$1${'#'.repeat(headingLevelsDown)} `)
       .replace(/\n{3,}/g, '\n\n');
   let result = '';
@@ -51,13 +51,21 @@ function parameterRows(operation: PublishedOperation): string[][] {
   ]);
 }
 
+/** A guide as a Markdown file of its own (`guides/quickstart.html.md` beside the page), for tools that read docs. */
+export function guideMarkdownCopy(guide: GuideText, site: string): string {
+  return `${plainMarkdown(guide.markdown, site).trim()}\n\n---\n\nThe page: ${site}${guide.href}\n`;
+}
+
+/** Where a guide's Markdown copy is, from the site root: the page's address with `.md` added, as llms.txt proposes. */
+export const markdownCopyHref = (href: string) => `${href}.md`;
+
 /** One operation of the reference, in Markdown. */
-function operationMarkdown(document: OpenApiDocument, operation: PublishedOperation): string {
+function operationMarkdown(document: OpenApiDocument, operation: PublishedOperation, site: string): string {
   const surface = describeOperation(document, operation);
   const lines = [
     `### ${operation.method} ${operation.path} (${operation.operationId})`,
     '',
-    `${operation.summary}. Reference: ${referencePages[operation.version].href}${referenceAnchor(operation)}`,
+    `${operation.summary}. Reference: ${site}${referencePages[operation.version].href}${referenceAnchor(operation)}`,
     '',
     (operation.description ?? '').trim(),
     '',
@@ -95,8 +103,9 @@ export function llmsFullMarkdown(options: {
   guides: GuideText[];
   versions: Record<'v4' | 'v3', OpenApiDocument>;
   combined: OpenApiDocument;
+  site: string;
 }): string {
-  const { guides, versions, combined } = options;
+  const { guides, versions, combined, site } = options;
   const parts = [
     '# Swap Gateway API: guides and reference',
     '',
@@ -105,10 +114,10 @@ export function llmsFullMarkdown(options: {
     '## Guides',
     '',
   ];
-  for (const guide of guides) parts.push(`<!-- ${guide.href} -->`, '', plainMarkdown(guide.markdown, 2).trim(), '');
+  for (const guide of guides) parts.push(`<!-- ${site}${guide.href} -->`, '', plainMarkdown(guide.markdown, site, 2).trim(), '');
   for (const version of ['v4', 'v3'] as const) {
     parts.push(`## API reference ${version.toUpperCase()}${version === 'v3' ? ' (kept for existing integrations)' : ''}`, '');
-    for (const operation of publishedOperations(versions[version])) parts.push(operationMarkdown(versions[version], operation));
+    for (const operation of publishedOperations(versions[version])) parts.push(operationMarkdown(versions[version], operation, site));
   }
   // The schemas as the document writes them (JSON Schema 2020-12): the precise contract behind the tables above.
   parts.push('## Schemas', '');
@@ -127,8 +136,13 @@ const decodeEntities = (text: string) =>
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
 
-export function llmsTxt(options: { guides: GuideText[]; operations: PublishedOperation[]; description: string }): string {
-  const link = (label: string, href: string, note = '') => `- [${label}](${href})${note ? `: ${decodeEntities(note)}` : ''}`;
+/** The guides for API review and for following releases: under "Optional", with V3. */
+const reviewGuides = new Set(['guides/open-questions.html', 'guides/changelog.html']);
+
+/** The site's map in the llms.txt format, every address absolute; the guides link their Markdown copies. */
+export function llmsTxt(options: { guides: GuideText[]; operations: PublishedOperation[]; description: string; site: string }): string {
+  const { site } = options;
+  const link = (label: string, href: string, note = '') => `- [${label}](${site}${href})${note ? `: ${decodeEntities(note)}` : ''}`;
   const byVersion = (version: 'v4' | 'v3') =>
     options.operations
       .filter((operation) => operation.version === version)
@@ -140,11 +154,13 @@ export function llmsTxt(options: { guides: GuideText[]; operations: PublishedOpe
     '',
     `> ${options.description.replace(/\s+/g, ' ').trim()}`,
     '',
-    'Everything below in one Markdown file, guides and the reference of both versions: [llms-full.md](llms-full.md).',
+    `Everything below in one Markdown file, guides and the reference of both versions: [llms-full.md](${site}llms-full.md). Every guide is also a Markdown file of its own: its page's address with \`.md\` added.`,
     '',
     '## Guides',
     '',
-    ...options.guides.map((guide) => link(guide.title, guide.href, guide.description.replace(/\s+/g, ' ').trim())),
+    ...options.guides
+      .filter((guide) => !reviewGuides.has(guide.href))
+      .map((guide) => link(guide.title, markdownCopyHref(guide.href), guide.description.replace(/\s+/g, ' ').trim())),
     '',
     '## API reference V4',
     '',
@@ -154,6 +170,9 @@ export function llmsTxt(options: { guides: GuideText[]; operations: PublishedOpe
     '',
     '## Optional',
     '',
+    ...options.guides
+      .filter((guide) => reviewGuides.has(guide.href))
+      .map((guide) => link(guide.title, markdownCopyHref(guide.href), guide.description.replace(/\s+/g, ' ').trim())),
     link('OpenAPI 3.1 document of V3 (JSON), kept for existing integrations', 'openapi/gateway-v3.json'),
     ...byVersion('v3'),
     '',

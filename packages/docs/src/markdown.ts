@@ -27,6 +27,30 @@ export interface RenderedMarkdown {
 /** Rewrites one link target; throws when it names something the site does not have. */
 export type LinkResolver = (href: string) => string;
 
+/**
+ * Every table in a box of its own that scrolls sideways, so that a table wider than a phone's screen
+ * scrolls inside the page instead of widening it. The box is focusable (keyboard users scroll it) and
+ * named by the table's column headings.
+ */
+function scrollingTables(html: string): string {
+  return html.replace(/<table>([\s\S]*?)<\/table>/g, (table, inner: string) => {
+    const headings = [...(/<thead>([\s\S]*?)<\/thead>/.exec(inner)?.[1] ?? '').matchAll(/<th[^>]*>([\s\S]*?)<\/th>/g)]
+      .map((cell) => (cell[1] ?? '').replace(/<[^>]+>/g, '').trim())
+      .filter(Boolean);
+    const label = `Table: ${headings.join(', ') || 'no headings'}`.replace(/"/g, '&quot;');
+    // A cell of prose (more than a few words) is marked, for the stylesheet to keep it readable on a phone.
+    const marked = table.replace(/<td([^>]*)>([\s\S]*?)<\/td>/g, (cell, attributes: string, content: string) =>
+      content.replace(/<[^>]+>/g, '').length > 48 ? `<td${attributes} class="prose">${content}</td>` : cell,
+    );
+    return `<div class="table-scroll" tabindex="0" role="region" aria-label="${label}">${marked}</div>`;
+  });
+}
+
+/** Every code block in a box of its own, where copy-code.js puts its Copy button (outside the part that scrolls). */
+function codeBlocks(html: string): string {
+  return html.replace(/<pre>/g, '<div class="code-block"><pre>').replace(/<\/pre>/g, '</pre></div>');
+}
+
 export function renderMarkdown(source: string, resolveLink: LinkResolver): RenderedMarkdown {
   const resolved = new Map<string, string>();
   const marked = new Marked(
@@ -49,7 +73,7 @@ export function renderMarkdown(source: string, resolveLink: LinkResolver): Rende
       },
     },
   );
-  const html = marked.parse(source, { async: false });
+  const html = codeBlocks(scrollingTables(marked.parse(source, { async: false })));
   const headings = getHeadingList().map(({ id, level, raw }) => ({ id, level, text: raw }));
   const title = headings.find((heading) => heading.level === 1)?.text;
   if (!title) throw new Error('a page needs a level-1 heading for its title');

@@ -2,8 +2,9 @@
  * The API reference of one version: Redoc, rendered by `redocly build-docs
  * --inlineBundle` into one self-contained HTML page under the site header.
  * The bundle is given to Redoc with the code samples attached to each
- * operation (`x-codeSamples`) and without the servers the document marks
- * `x-internal`; V3 is titled as kept for existing integrations. Each operation
+ * operation (`x-codeSamples`), without the servers the document marks
+ * `x-internal`, as integrators read it (integrator-text.ts: without the notes for API review, its
+ * sentences about where a fact comes from rewritten); V3 is titled as kept for existing integrations. Each operation
  * links to itself in the request console (console/page.ts).
  */
 import { execFile } from 'node:child_process';
@@ -14,6 +15,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { OpenApiDocument } from '@swap-gateway/openapi';
 import { publishedOperations, type ApiVersion } from './document.js';
+import { forIntegrators } from './integrator-text.js';
 import { sampleLanguages, samplesOf } from './samples.js';
 import { consoleAnchor, consolePages } from './console/page.js';
 import { referenceTemplate } from './site.js';
@@ -42,7 +44,8 @@ export const referencePages: Record<ApiVersion, { href: string; title: string }>
 
 /** The version's bundle as Redoc receives it. */
 export function referenceDocument(bundle: OpenApiDocument, version: ApiVersion): OpenApiDocument {
-  const document = structuredClone(bundle);
+  // As integrators read it: the notes and sentences for API review are the open-questions page's.
+  const document = forIntegrators(bundle);
   document.servers = (document.servers as Array<Record<string, unknown>> | undefined)?.filter((server) => server['x-internal'] !== true);
   for (const operation of publishedOperations(document)) {
     operation.definition.description = `[Try it in the console ▸](${consolePages[version].href.replace('reference/', '')}${consoleAnchor(bundle, operation.operationId)})\n\n${operation.description ?? ''}`;

@@ -3,7 +3,8 @@
  * versions and per error code, written as a script (`window.SEARCH_INDEX`)
  * that every page loads, so search works from the folder with no request.
  */
-import type { PublishedOperation } from './document.js';
+import { consolePages } from './console/page.js';
+import type { ApiVersion, PublishedOperation } from './document.js';
 import { referenceAnchor } from './document.js';
 import type { ErrorCodeEntry } from './guide-sections/errors.js';
 import { referencePages } from './reference.js';
@@ -15,7 +16,15 @@ export interface SearchEntry {
   /** From the site root. */
   href: string;
   text: string;
+  /**
+   * Added to the entry's score (search.js): what an integrator looks for first (an operation, an error
+   * code, the console) before the guides, and the pages written for API review and releases last.
+   */
+  boost: number;
 }
+
+/** The guides written for API review and for following releases: found, but after the rest. */
+const reviewPages = new Set(['guides/open-questions.html', 'guides/changelog.html']);
 
 const textOf = (html: string) =>
   html
@@ -36,7 +45,14 @@ export function guideEntries(page: { href: string; title: string; html: string }
     const heading = /^<h[23] id="([^"]+)"[^>]*>([\s\S]*?)<\/h[23]>/.exec(part);
     const title = heading ? `${page.title} › ${textOf(heading[2] ?? '')}` : page.title;
     const href = heading && index > 0 ? `${page.href}#${heading[1]}` : page.href;
-    return { title, kind: 'Guide', href, text: textOf(heading ? part.slice(heading[0].length) : part).slice(0, 1500) };
+    const review = reviewPages.has(page.href);
+    return {
+      title,
+      kind: page.href === 'guides/open-questions.html' ? 'Open question' : review ? 'Changelog' : 'Guide',
+      href,
+      text: textOf(heading ? part.slice(heading[0].length) : part).slice(0, 1500),
+      boost: review ? -2 : 0,
+    };
   });
 }
 
@@ -46,6 +62,21 @@ export function operationEntries(operations: PublishedOperation[]): SearchEntry[
     kind: `${operation.version.toUpperCase()} operation`,
     href: `${referencePages[operation.version].href}${referenceAnchor(operation)}`,
     text: `${operation.operationId} ${operation.description ?? ''}`,
+    boost: 2,
+  }));
+}
+
+/** The request console of each version: found by "console", "try", and the operations it sends. */
+export function consoleEntries(operations: PublishedOperation[]): SearchEntry[] {
+  return (Object.keys(consolePages) as ApiVersion[]).map((version) => ({
+    title: consolePages[version].title,
+    kind: 'Console',
+    href: consolePages[version].href,
+    text: `Request console: try it, send a request to the sandbox, the mock or any gateway, and check the answer against the document. ${operations
+      .filter((operation) => operation.version === version)
+      .map((operation) => `${operation.method} ${operation.path} ${operation.summary}`)
+      .join('. ')}`,
+    boost: 1,
   }));
 }
 
@@ -55,6 +86,7 @@ export function errorCodeEntries(codes: ErrorCodeEntry[]): SearchEntry[] {
     kind: 'Error code',
     href: `guides/errors.html#${entry.code}`,
     text: `${entry.meaning} Introduced in ${entry.introducedIn}.`,
+    boost: 2,
   }));
 }
 

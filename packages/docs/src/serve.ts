@@ -1,25 +1,50 @@
 /**
- * Serves the built site from disk on the loopback interface: `pnpm --filter
- * @swap-gateway/docs serve [--port N]` to preview it, and the browser test's
- * server. Files only, no directory listings; a folder answers its index.html.
+ * Serves the built site from disk on the loopback interface, as a static host would: `pnpm --filter
+ * @swap-gateway/docs serve [--port N]` to preview it, and the browser tests' server. Files only, no
+ * directory listings; a folder answers its index.html, a path with no file the site's 404.html with
+ * status 404. Every file goes with its type (`llms.txt` as text, the Markdown copies as Markdown, so
+ * that a browser shows them rather than downloads them) and, for a client that accepts it, compressed
+ * with Brotli or gzip (the V4 reference is one HTML page of 2.7 MB). Compressed files are kept in
+ * memory until the file changes on disk.
  */
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defaultOutput } from './paths.js';
 
-const contentTypes: Record<string, string> = {
+export const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
   '.yaml': 'application/yaml; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
 };
+
+/** Types worth compressing: text. */
+const compressible = (type: string) => /^text\/|^application\/(json|yaml|javascript)|^image\/svg\+xml/.test(type);
+
+type Encoding = 'br' | 'gzip';
+
+/** The encoding to answer with, from the request's Accept-Encoding: Brotli first, then gzip, else none. */
+export function chooseEncoding(acceptEncoding: string | undefined): Encoding | undefined {
+  const accepted = new Map(
+    (acceptEncoding ?? '')
+      .split(',')
+      .map((part) => part.trim().split(/\s*;\s*q=/))
+      .filter(([name]) => name)
+      .map(([name = '', q]) => [name.toLowerCase(), q === undefined ? 1 : Number(q)] as const),
+  );
+  const allowed = (name: Encoding) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
+  return allowed('br') ? 'br' : allowed('gzip') ? 'gzip' : undefined;
+}
 
 export interface ServedSite {
   url: string;
@@ -28,20 +53,64 @@ export interface ServedSite {
 
 export async function serveSite({ root = defaultOutput, host = '127.0.0.1', port = 0 } = {}): Promise<ServedSite> {
   if (!existsSync(join(root, 'index.html'))) throw new Error(`${root} has no index.html: build the site first (pnpm docs)`);
-  const server = createServer((request, response) => {
-    const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
+  const compressed = new Map<string, { mtimeMs: number; bodies: Partial<Record<Encoding, Buffer>> }>();
+
+  /** The file's body in the encoding asked for, compressed once per version of the file. */
+  function body(file: string, encoding: Encoding | undefined): Buffer {
+    const raw = () => readFileSync(file);
+    if (!encoding) return raw();
+    const { mtimeMs } = statSync(file);
+    let entry = compressed.get(file);
+    if (!entry || entry.mtimeMs !== mtimeMs) {
+      entry = { mtimeMs, bodies: {} };
+      compressed.set(file, entry);
+    }
+    entry.bodies[encoding] ??=
+      encoding === 'br' ? brotliCompressSync(raw(), { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }) : gzipSync(raw(), { level: 9 });
+    return entry.bodies[encoding];
+  }
+
+  function resolve(pathname: string): { file: string; status: number } | undefined {
     let file = normalize(join(root, pathname));
-    if (file !== root && !file.startsWith(root.endsWith(sep) ? root : root + sep)) {
-      response.writeHead(403).end('forbidden');
+    if (file !== root && !file.startsWith(root.endsWith(sep) ? root : root + sep)) return undefined;
+    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
+    if (existsSync(file) && statSync(file).isFile()) return { file, status: 200 };
+    const notFound = join(root, '404.html');
+    return existsSync(notFound) ? { file: notFound, status: 404 } : { file: '', status: 404 };
+  }
+
+  const server = createServer((request: IncomingMessage, response) => {
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
+    } catch {
+      response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('bad request');
       return;
     }
-    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
-    if (!existsSync(file) || !statSync(file).isFile()) {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }).end('method not allowed');
+      return;
+    }
+    const found = resolve(pathname);
+    if (!found) {
+      response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' }).end('forbidden');
+      return;
+    }
+    if (!found.file) {
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`not found: ${pathname}`);
       return;
     }
-    response.writeHead(200, { 'content-type': contentTypes[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
-    createReadStream(file).pipe(response);
+    const type = contentTypes[extname(found.file)] ?? 'application/octet-stream';
+    const encoding = compressible(type) ? chooseEncoding(request.headers['accept-encoding']) : undefined;
+    const content = body(found.file, encoding);
+    response.writeHead(found.status, {
+      'content-type': type,
+      'content-length': content.length,
+      'cache-control': 'no-cache',
+      ...(compressible(type) ? { vary: 'Accept-Encoding' } : {}),
+      ...(encoding ? { 'content-encoding': encoding } : {}),
+    });
+    response.end(request.method === 'HEAD' ? undefined : content);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

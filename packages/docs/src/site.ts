@@ -23,7 +23,9 @@ export const navigation: NavSection[] = [
   {
     title: 'Get started',
     items: [
+      { label: 'Quickstart', href: 'guides/quickstart.html' },
       { label: 'Overview', href: 'index.html' },
+      { label: 'The sandbox', href: 'guides/sandbox.html' },
       { label: 'Client flow by route', href: 'guides/client-flow.html' },
       { label: 'Code samples', href: 'guides/code-samples.html' },
     ],
@@ -42,6 +44,7 @@ export const navigation: NavSection[] = [
     items: [
       { label: 'API reference V4', href: 'reference/v4.html' },
       { label: 'API reference V3', href: 'reference/v3.html', note: 'legacy' },
+      { label: 'Request console', href: 'reference/v4-console.html' },
       { label: 'Errors', href: 'guides/errors.html' },
     ],
   },
@@ -68,36 +71,63 @@ const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '
 
 const logo = `<svg class="logo" viewBox="0 0 32 32" aria-hidden="true"><rect width="32" height="32" rx="8" fill="#f7931a"/><path d="M9 12h11.5l-3-3M23 20H11.5l3 3" fill="none" stroke="#fff" stroke-width="2.6" stroke-linecap="round" stroke-linejoin="round"/></svg>`;
 
-/** The header every page has: brand, main links and the search box. */
+/** The links of the header, in this order; below the desktop width they move into the menu. */
+const headerLinks: NavItem[] = [
+  { label: 'Quickstart', href: 'guides/quickstart.html' },
+  { label: 'Guides', href: 'guides/client-flow.html' },
+  { label: 'V4 reference', href: 'reference/v4.html' },
+  { label: 'V3 reference', href: 'reference/v3.html', note: 'legacy' },
+  { label: 'Console', href: 'reference/v4-console.html' },
+  { label: 'Errors', href: 'guides/errors.html' },
+];
+
+const linkHtml = (item: NavItem, current: boolean) =>
+  `<a href="/${item.href}"${current ? ' aria-current="page"' : ''}>${escapeHtml(item.label)}${item.note ? ` <span class="pill">${item.note}</span>` : ''}</a>`;
+
+/** The section of the header a page belongs to: its own link, Console for both consoles, Guides for the other guides. */
+function currentHeaderLink(currentHref: string): NavItem | undefined {
+  const own = headerLinks.find((link) => link.href === currentHref);
+  if (own) return own;
+  if (currentHref.endsWith('-console.html')) return headerLinks.find((link) => link.label === 'Console');
+  return currentHref.startsWith('guides/') ? headerLinks.find((link) => link.label === 'Guides') : undefined;
+}
+
+/**
+ * The header every page has: brand, main links, the search box and the menu. The menu is a
+ * `<details>` disclosure (it opens and closes without any script; menu.js only closes it on Escape,
+ * on a click elsewhere and after a link inside the page): below the desktop width it replaces the main
+ * links and the guides' sidebar, and lists the whole navigation.
+ */
 export function siteHeader(currentHref: string): string {
-  const links: NavItem[] = [
-    { label: 'Guides', href: 'guides/client-flow.html' },
-    { label: 'V4 reference', href: 'reference/v4.html' },
-    { label: 'V3 reference', href: 'reference/v3.html', note: 'legacy' },
-    { label: 'Errors', href: 'guides/errors.html' },
-  ];
-  // The link of the section the page belongs to: its own, or Guides for the other guides.
-  const current = links.find((link) => link.href === currentHref) ?? (currentHref.startsWith('guides/') ? links[0] : undefined);
-  const isCurrent = (href: string) => href === current?.href;
-  return `<header class="site-header">
-  <a class="brand" href="/index.html">${logo}<span>Swap Gateway <em>API docs</em></span></a>
-  <nav class="top-nav" aria-label="Main">${links
+  const current = currentHeaderLink(currentHref);
+  // Every main link is a page of the navigation too: the menu lists the navigation.
+  const menuSections = navigation
     .map(
-      (link) =>
-        `<a href="/${link.href}"${isCurrent(link.href) ? ' aria-current="page"' : ''}>${escapeHtml(link.label)}${link.note ? ` <span class="pill">${link.note}</span>` : ''}</a>`,
+      (section) =>
+        `<p class="menu-title">${escapeHtml(section.title)}</p><ul>${section.items
+          .map((item) => `<li>${linkHtml(item, item.href === currentHref)}</li>`)
+          .join('')}</ul>`,
     )
-    .join('')}</nav>
+    .join('');
+  return `<header class="site-header">
+  <a class="brand" href="/index.html" aria-label="Swap Gateway API docs, home">${logo}<span>Swap Gateway <em>API docs</em></span></a>
+  <nav class="top-nav" aria-label="Main">${headerLinks.map((link) => linkHtml(link, link.href === current?.href)).join('')}</nav>
   <div class="search" role="search">
-    <input id="site-search" type="search" placeholder="Search guides, operations, error codes" aria-label="Search the docs" autocomplete="off">
+    <input id="site-search" type="search" placeholder="Search guides, API, error codes" aria-label="Search the docs" autocomplete="off">
     <ul id="search-results" class="search-results" hidden></ul>
   </div>
+  <details class="site-menu">
+    <summary aria-label="Menu"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 7h16M4 12h16M4 17h16" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg></summary>
+    <nav class="menu-panel" aria-label="Site">${menuSections}</nav>
+  </details>
 </header>`;
 }
 
 /** Scripts and styles every page loads, all from the site's own folder. */
 export const headAssets = `<link rel="stylesheet" href="/assets/header.css">
 <script src="/assets/search-index.js" defer></script>
-<script src="/assets/search.js" defer></script>`;
+<script src="/assets/search.js" defer></script>
+<script src="/assets/menu.js" defer></script>`;
 
 /** The language switch of the samples, given each language's label (as the tabs and Redoc's menus show it) by the build. */
 const samplesScript = `<script src="/assets/samples.js" data-labels="${escapeHtml(
@@ -109,10 +139,7 @@ function sidebar(currentHref: string): string {
     .map(
       (section) =>
         `<p class="sidebar-title">${escapeHtml(section.title)}</p><ul>${section.items
-          .map(
-            (item) =>
-              `<li><a href="/${item.href}"${item.href === currentHref ? ' aria-current="page"' : ''}>${escapeHtml(item.label)}${item.note ? ` <span class="pill">${item.note}</span>` : ''}</a></li>`,
-          )
+          .map((item) => `<li>${linkHtml(item, item.href === currentHref)}</li>`)
           .join('')}</ul>`,
     )
     .join('')}</nav>`;
@@ -135,7 +162,20 @@ export function relativize(html: string, pageHref: string): string {
 /** Pages whose tables need the full width: no "on this page" column beside them. */
 const widePages = new Set(['guides/errors.html', 'guides/open-questions.html', 'guides/code-samples.html']);
 
-export function guidePage(options: { href: string; title: string; html: string; headings: Heading[]; description: string }): string {
+/**
+ * A guide's page. `markdownCopy` (from the site root) is announced as the page's Markdown version;
+ * `base` writes the links from that root path instead of relative to the page, for a page a static
+ * host serves at any address (the 404 page).
+ */
+export function guidePage(options: {
+  href: string;
+  title: string;
+  html: string;
+  headings: Heading[];
+  description: string;
+  markdownCopy?: string;
+  base?: string;
+}): string {
   const wide = widePages.has(options.href);
   const page = `<!DOCTYPE html>
 <html lang="en">
@@ -145,10 +185,16 @@ export function guidePage(options: { href: string; title: string; html: string; 
 <title>${escapeHtml(options.title)} · Swap Gateway API</title>
 <meta name="description" content="${escapeHtml(options.description)}">
 <link rel="icon" href="/assets/logo.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/assets/site.css">
+${
+  options.markdownCopy
+    ? `<link rel="alternate" type="text/markdown" href="/${options.markdownCopy}">
+`
+    : ''
+}<link rel="stylesheet" href="/assets/site.css">
 <link rel="stylesheet" href="/assets/highlight.css">
 ${headAssets}
 ${samplesScript}
+<script src="/assets/copy-code.js" defer></script>
 </head>
 <body class="guide">
 ${siteHeader(options.href)}
@@ -162,7 +208,7 @@ ${wide ? '' : tableOfContents(options.headings)}
 </body>
 </html>
 `;
-  return relativize(page, options.href);
+  return options.base === undefined ? relativize(page, options.href) : page.replace(/\b(href|src)="\/(?!\/)/g, `$1="${options.base}`);
 }
 
 /** The Handlebars template `redocly build-docs` fills with Redoc: the site header above the reference. */

@@ -10,11 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { publishedOperations } from '../src/document.js';
 import { detailsByCodeMarkdown, errorsTableMarkdown, listErrorCodes } from '../src/guide-sections/errors.js';
 import { openQuestionsMarkdown } from '../src/guide-sections/open-questions.js';
-import { defaultOutput } from '../src/paths.js';
+import { defaultOutput, packageRoot, siteUrl, siteUrlFrom } from '../src/paths.js';
+import { forIntegrators, integratorRewrites, integratorText, speaksOfProvenance } from '../src/integrator-text.js';
 import { referenceDocument } from '../src/reference.js';
 import { samplesOf } from '../src/samples.js';
 import { consoleAnchor } from '../src/console/page.js';
-import { markdownPages, relativize } from '../src/site.js';
+import { markdownPages, navigation, relativize, siteHeader } from '../src/site.js';
 
 const combined = loadBundle('gateway');
 
@@ -70,6 +71,59 @@ describe('generated sections', () => {
   });
 });
 
+describe('the document as integrators read it', () => {
+  it('has no note for API review and no sentence about where a fact comes from, in both versions', () => {
+    for (const name of ['gateway', 'gateway-v4', 'gateway-v3'] as const) {
+      const bundle = loadBundle(name);
+      const readable = JSON.stringify(forIntegrators(bundle));
+      expect(readable).not.toMatch(/"x-inferred"|"x-unspecified"/);
+      const texts: string[] = [];
+      const walk = (node: unknown, key = ''): void => {
+        if (Array.isArray(node)) {
+          for (const item of node) walk(item);
+        } else if (node && typeof node === 'object') {
+          for (const [child, value] of Object.entries(node)) if (child !== 'value') walk(value, child);
+        } else if ((key === 'description' || key === 'summary') && typeof node === 'string') {
+          texts.push(node);
+        }
+      };
+      walk(JSON.parse(readable));
+      expect(texts.length).toBeGreaterThan(100);
+      expect(texts.filter(speaksOfProvenance), name).toEqual([]);
+      // ...while the bundle itself keeps them, for the open-questions page.
+      expect(JSON.stringify(bundle)).toMatch(/the description does not show/i);
+    }
+    // Every rewrite is of a sentence the document has: none is left over from an earlier document.
+    const raw = JSON.stringify(loadBundle('gateway')).replace(/\\n|\s+/g, ' ');
+    for (const sentence of Object.keys(integratorRewrites)) expect(raw.includes(sentence.replace(/"/g, '\\"')), sentence).toBe(true);
+  });
+
+  it('rewrites a listed sentence, and leaves out the clauses of one it does not know', () => {
+    expect(integratorText('Listed newest first, as the sandbox server does; the description does not show the order.')).toBe(
+      'Listed newest first, as the sandbox server does.',
+    );
+    expect(integratorText('Returns one page. The order is newest first; this document infers it. Poll it.')).toBe(
+      'Returns one page. The order is newest first. Poll it.',
+    );
+    expect(integratorText('First paragraph, untouched.\n\n- a list\n- kept')).toBe('First paragraph, untouched.\n\n- a list\n- kept');
+  });
+
+  it('reaches the guides integrators read, the reference and the console without those sentences', () => {
+    // Not checked: the open-questions page (for reviewers), the errors page (its own text is another change's) and the changelog (the release notes as written).
+    const reviewed = new Set(['guides/open-questions.html', 'guides/errors.html', 'guides/changelog.html']);
+    for (const { href } of markdownPages.filter((page) => !reviewed.has(page.href))) {
+      const text = readFileSync(join(defaultOutput, href), 'utf8')
+        .replace(/^[\s\S]*<main[^>]*>|<\/main>[\s\S]*$/g, '')
+        .replace(/<[^>]+>/g, ' ');
+      expect(text.split(/(?<=[.!?])\s+/).filter(speaksOfProvenance), href).toEqual([]);
+    }
+    for (const version of ['v4', 'v3'] as const) {
+      const document = JSON.stringify(referenceDocument(loadBundle(`gateway-${version}`), version));
+      expect(/x-inferred|x-unspecified|the description does not|bob-collective/i.test(document), version).toBe(false);
+    }
+  });
+});
+
 describe('reference documents', () => {
   it('attach the samples of every language to every operation, drop internal servers and mark V3 as legacy', () => {
     for (const version of ['v4', 'v3'] as const) {
@@ -120,24 +174,66 @@ describe('the built folder', () => {
     expect(read('assets/try-it.js')).toContain('validatorUrl:null');
   });
 
-  it('writes llms.txt and llms-full.md with every guide and every operation of both versions', () => {
+  it('writes llms.txt and llms-full.md with every guide and every operation of both versions, at absolute addresses', () => {
     const index = read('llms.txt');
     const full = read('llms-full.md');
     expect(index).toMatch(/^# Swap Gateway API\n\n> \S/);
-    expect(index).toContain('[llms-full.md](llms-full.md)');
-    for (const { href } of markdownPages) expect(index, href).toContain(`](${href})`);
+    expect(index).toContain(`[llms-full.md](${siteUrl}llms-full.md)`);
+    for (const { href } of markdownPages) expect(index, href).toContain(`](${siteUrl}${href}.md)`);
+    // Every link of llms.txt is absolute, and every one names a file of the site.
+    const links = [...index.matchAll(/\]\(([^)]+)\)/g)].map((match) => match[1] ?? '');
+    expect(links.length).toBeGreaterThan(20);
+    for (const link of links) {
+      expect(link.startsWith(siteUrl), link).toBe(true);
+      expect(existsSync(join(defaultOutput, link.slice(siteUrl.length).split('#')[0]!)), link).toBe(true);
+    }
     for (const version of ['v4', 'v3'] as const) {
       for (const operation of publishedOperations(loadBundle(`gateway-${version}`))) {
-        expect(index, operation.operationId).toContain(`- [${operation.method} ${operation.path}](`);
+        expect(index, operation.operationId).toContain(`- [${operation.method} ${operation.path}](${siteUrl}`);
         expect(full, operation.operationId).toContain(`### ${operation.method} ${operation.path} (${operation.operationId})`);
         for (const sample of samplesOf(operation)) expect(full, sample.relativePath).toContain(sample.source.trim());
       }
     }
     for (const name of Object.keys(combined.components.schemas as object)) expect(full, name).toContain(`### ${name}\n`);
-    // The guides' links as the site has them: none of the op:/err: forms the build rewrites.
+    // The guides' links as the site has them, absolute: none of the op:/err: forms the build rewrites, none from the root.
     expect(full).not.toMatch(/\]\((op|err):/);
+    expect(full).not.toMatch(/\]\(\/(?!\/)/);
     // Plain Markdown: no tag of the site's HTML left outside the code.
     expect(full.replace(/^(`{3,})[^\n]*\n[\s\S]*?^\1$/gm, '')).not.toMatch(/<(div|p|span|a)\b/);
+  });
+
+  it('writes a Markdown copy of every guide beside its page, announced by the page', () => {
+    for (const { href } of markdownPages) {
+      const copy = read(`${href}.md`);
+      expect(copy, href).toMatch(/^#{1,2} \S/m);
+      expect(copy.replace(/^(`{3,})[^\n]*\n[\s\S]*?^\1$/gm, ''), href).not.toMatch(/<(div|p|span|a)\b|\]\(\/(?!\/)/);
+      expect(copy, href).toContain(`The page: ${siteUrl}${href}`);
+      expect(read(href), href).toContain(relativize(`<link rel="alternate" type="text/markdown" href="/${href}.md">`, href));
+    }
+    expect(read('guides/quickstart.html.md')).toContain(
+      readFileSync(join(packageRoot, 'samples', 'quickstart', 'execute-quote.ts'), 'utf8').trim(),
+    );
+  });
+
+  it('has a 404 page for a static host, linked from the root path of the site', () => {
+    const html = read('404.html');
+    const base = new URL(siteUrl).pathname;
+    expect(html).toContain('<h1 id="page-not-found">Page not found</h1>');
+    const links = [...html.matchAll(/\b(?:href|src)="([^"]+)"/g)].map((match) => match[1] ?? '');
+    expect(links.length).toBeGreaterThan(20);
+    for (const link of links) {
+      expect(link.startsWith(base), link).toBe(true);
+      expect(existsSync(join(defaultOutput, link.slice(base.length).split('#')[0]!)), link).toBe(true);
+    }
+  });
+
+  it('leaves the notes for API review (x-inferred, x-unspecified) out of the reference and the console', () => {
+    for (const href of ['reference/v4.html', 'reference/v3.html', 'reference/v4-console.html', 'reference/v3-console.html']) {
+      const html = read(href);
+      expect(/x-inferred|x-unspecified/.test(html), `${href} carries a review note`).toBe(false);
+    }
+    // ...which the bundles do carry, for the open-questions page.
+    expect(JSON.stringify(loadBundle('gateway-v4'))).toContain('"x-unspecified"');
   });
 
   it('self-contains Redoc in the reference pages, with its CDN logo replaced by a local copy', () => {
@@ -148,6 +244,22 @@ describe('the built folder', () => {
       expect(html.includes('cdn.redoc.ly/redoc/logo-mini'), `${href} loads Redocly's logo from its CDN`).toBe(false);
       expect(/<(script|link|img)\b[^>]*\b(src|href)="(https?:)?\/\//.test(html), `${href} has a tag loading from another host`).toBe(false);
     }
+  });
+});
+
+describe('the navigation', () => {
+  it('opens with the quickstart, in the sidebar and in the header', () => {
+    expect(navigation[0]?.items[0]).toMatchObject({ label: 'Quickstart', href: 'guides/quickstart.html' });
+    expect(/<nav class="top-nav"[^>]*><a href="\/guides\/quickstart\.html"/.test(siteHeader('index.html'))).toBe(true);
+  });
+});
+
+describe('the address of the site', () => {
+  it('is where pnpm docs:serve previews it unless DOCS_SITE_URL says, always ending with a slash', () => {
+    expect(siteUrlFrom(undefined)).toBe('http://127.0.0.1:4000/');
+    expect(siteUrlFrom('https://docs.example.com')).toBe('https://docs.example.com/');
+    expect(siteUrlFrom('https://example.github.io/swap-gateway')).toBe('https://example.github.io/swap-gateway/');
+    expect(() => siteUrlFrom('ftp://example.com/')).toThrow(/not an http/);
   });
 });
 

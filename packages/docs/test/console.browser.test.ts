@@ -101,7 +101,7 @@ describe.skipIf(skipWithoutChromium('docs console browser test'))(
       }
     });
 
-    it('sends get-quote, then create-order with the quote, to the sandbox: 200 then 201, both matching the document', async () => {
+    it('sends get-quote, then create-order with "Use the last quote", to the sandbox: 200 then 201, both matching the document', async () => {
       const quote = await openConsole('getQuoteV4');
       for (const [name, value] of Object.entries(onrampQuoteParameters))
         await quote.operation.locator(`tr[data-param-name="${name}"] input`).fill(value);
@@ -113,14 +113,60 @@ describe.skipIf(skipWithoutChromium('docs console browser test'))(
       expect(quoteBody.onramp).toBeDefined();
       await quote.page.close();
 
+      // The quote is kept: create-order, opened afresh, puts it in its body with one click, unchanged.
       const order = await openConsole('createOrderV4');
-      await order.operation.locator('textarea.body-param__text').fill(quoted.body);
+      const body = order.operation.locator('textarea.body-param__text');
+      await order.operation.getByRole('button', { name: 'Use the last quote' }).click();
+      await expect.poll(async () => JSON.parse(await body.inputValue()), { timeout: 15_000 }).toEqual(quoteBody);
+      expect(await order.operation.locator('.last-quote-note').textContent()).toMatch(/^The quote received at .+, unchanged\.$/);
       const created = await execute(order.operation);
       expect(created.status).toBe('201');
       expect(created.verdict).toMatch(/^Matches the document: 201/);
       expect(JSON.parse(created.body)).toMatchObject({ onramp: { order_id: expect.any(String), address: expect.any(String) } });
       await order.operation.screenshot({ path: join(screenshotsDirectory, 'console-create-order-201.png') });
       await order.page.close();
+    });
+
+    it('clears the previous answer and its verdict when it refuses to send a request (a required parameter missing)', async () => {
+      const quote = await openConsole('getQuoteV4');
+      for (const [name, value] of Object.entries(onrampQuoteParameters))
+        await quote.operation.locator(`tr[data-param-name="${name}"] input`).fill(value);
+      expect((await execute(quote.operation)).verdict).toMatch(/^Matches the document: 200/);
+      await quote.operation.locator('tr[data-param-name="srcChain"] input').fill('');
+      await quote.operation.locator('.execute').click();
+      await quote.operation.locator('tr[data-param-name="srcChain"] input.invalid').waitFor({ state: 'visible' });
+      await expect.poll(() => quote.operation.locator('.contract-verdict, .live-responses-table').count(), { timeout: 15_000 }).toBe(0);
+      await quote.page.close();
+    });
+
+    it('opens an operation from a link below the sticky header, at a desktop and a phone width, with no review notes', async () => {
+      for (const viewport of [
+        { width: 1440, height: 900 },
+        { width: 390, height: 844 },
+      ]) {
+        const reader = await browser.newContext({ viewport });
+        await blockOutsideLocalhost(reader, outsideRequests);
+        const page = await reader.newPage();
+        page.on('pageerror', (error) => pageErrors.push(error.message));
+        await page.goto(new URL(`${consolePages.v4.href}${consoleAnchor(bundles.v4, 'createOrderV4')}`, site.url).href);
+        const summary = page.locator('[id$="-createOrderV4"].opblock .opblock-summary').first();
+        await summary.waitFor({ state: 'visible' });
+        // Swagger UI scrolls once the operation is shown: its title ends clear of the header, within the window.
+        await expect
+          .poll(
+            () =>
+              summary.evaluate((element) => {
+                const header = document.querySelector('.site-header')!.getBoundingClientRect();
+                const box = element.getBoundingClientRect();
+                return window.scrollY > 0 && box.top >= header.bottom && box.bottom <= window.innerHeight;
+              }),
+            { timeout: 15_000, message: `create-order's title below the header at ${viewport.width} px` },
+          )
+          .toBe(true);
+        const text = (await page.locator('#console').textContent()) ?? '';
+        expect(text).not.toMatch(/x-inferred|x-unspecified/);
+        await reader.close();
+      }
     });
 
     it('shows the documented 400 body for a bad request', async () => {

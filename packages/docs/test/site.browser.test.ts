@@ -3,21 +3,35 @@
  * the site served from disk on 127.0.0.1, every request to anywhere else
  * blocked and counted. Skips, saying why, only where Chromium is absent.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { loadBundle } from '@swap-gateway/openapi';
 import { blockOutsideLocalhost, launchChromium, skipWithoutChromium } from '@swap-gateway/test-support/browser';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishedOperations, referenceAnchor } from '../src/document.js';
-import { defaultOutput, screenshotsDirectory } from '../src/paths.js';
+import { defaultOutput, packageRoot, screenshotsDirectory } from '../src/paths.js';
 import { referencePages } from '../src/reference.js';
 import { serveSite, type ServedSite } from '../src/serve.js';
+import { consoleAnchor, consolePages } from '../src/console/page.js';
 import { markdownPages } from '../src/site.js';
 
 /** How long a page may take to scroll or render after an action: generous, for CI's 2 busy cores. */
 const settle = { timeout: 15_000, interval: 100 };
 const operations = [...publishedOperations(loadBundle('gateway-v4')), ...publishedOperations(loadBundle('gateway-v3'))];
+
+/** Every HTML page of the built site (Swagger UI's and Redoc's assets aside), from the site root. */
+function builtPages(directory = defaultOutput): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) return entry.name === 'assets' ? [] : builtPages(path);
+    return entry.name.endsWith('.html') ? [relative(defaultOutput, path)] : [];
+  });
+}
+
+/** A phone (an iPhone 12 to 15's CSS width, a touch screen) and a desktop. */
+const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 };
+const desktop = { viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 };
 
 describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in Chromium', { timeout: 120_000 }, () => {
   let site: ServedSite;
@@ -127,6 +141,33 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
     }
   });
 
+  it("gives Redoc's own links the page's hash, so that they open in a new tab too", async () => {
+    for (const version of ['v4', 'v3'] as const) {
+      const page = await open(referencePages[version].href);
+      await page
+        .locator(
+          `#redoc a[href="#/${version}/${operations.find((operation) => operation.version === version)!.operationId.toLowerCase()}"]`,
+        )
+        .first()
+        .waitFor({ state: 'attached' });
+      const links = await page.$$eval('#redoc a[href]', (found) => found.map((link) => link.getAttribute('href')!));
+      // The sidebar's group of the version and the title are among them.
+      expect(links).toEqual(expect.arrayContaining([`#/${version}`, '#/']));
+      expect(
+        links.filter((href) => href.startsWith('/') && !href.startsWith('//')),
+        `${version}: links from the root of the host`,
+      ).toEqual([]);
+      // Opened on their own (a new tab), they show the reference: the group its operations.
+      const tab = await open(`${referencePages[version].href}#/${version}`);
+      await operationHeading(tab, operations.find((operation) => operation.version === version)!.summary).waitFor({
+        state: 'visible',
+        timeout: 15_000,
+      });
+      await tab.close();
+      await page.close();
+    }
+  });
+
   it('shows the errors table with every code', async () => {
     const page = await open('guides/errors.html');
     const table = page.locator('main table').filter({ hasText: 'MISSING_REFUND_ADDRESS' });
@@ -156,7 +197,28 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
     await page.waitForURL(/reference\/v4\.html#\/v4\/getquotev4$/);
     await expect.poll(() => inViewport(operationHeading(page, 'Quote a swap')), settle).toBe(true);
 
+    // An operation comes before the open questions and the guides that name it.
+    for (const [query, first] of [
+      ['get-quote', 'GET /v4/get-quote: Quote a swap'],
+      ['register-tx', 'PATCH /v4/register-tx'],
+    ] as const) {
+      await page.locator('#site-search').fill(query);
+      await expect.poll(() => page.locator('#search-results a strong').first().textContent(), settle).toContain(first);
+    }
+    // The open questions are still found, asked for.
+    await page.locator('#site-search').fill('open questions get-quote');
+    await expect.poll(() => page.locator('#search-results a').first().textContent(), settle).toMatch(/GET \/v4\/get-quote.*Open question/);
+
+    // The request console is found by its name.
+    await page.locator('#site-search').fill('console');
+    const consoleResult = page.locator('#search-results a', { hasText: 'Try V4 in the console' }).first();
+    await consoleResult.waitFor({ state: 'visible' });
+    expect(await page.locator('#search-results a').first().textContent()).toContain('console');
+    await consoleResult.click();
+    await page.waitForURL(/reference\/v4-console\.html$/);
+
     // Search works on the reference pages too, and says when nothing matches.
+    await page.goto(new URL(referencePages.v4.href, site.url).href);
     await page.locator('#site-search').fill('zzqx nothing like this');
     await expect.poll(() => page.locator('#search-results').textContent(), settle).toContain('Nothing matches');
     await page.close();
@@ -174,6 +236,52 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
     await expect.poll(() => shown('python'), settle).toBe(await page.locator('.sample-group').count());
     expect(await page.locator('.sample-group .sample-tab[aria-selected="true"]').first().textContent()).toBe('Python');
     await page.close();
+  });
+
+  it('copies a code block as printed with its Copy button', async () => {
+    const reader = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    await reader.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(site.url).origin });
+    await blockOutsideLocalhost(reader, outsideRequests);
+    const page = await reader.newPage();
+    watch(page);
+    await page.goto(new URL('guides/quickstart.html', site.url).href);
+    const group = page.locator('.sample-group').first();
+    await group.locator('.sample-tab', { hasText: 'Python' }).click();
+    const block = group.locator('.code-block:visible');
+    const button = block.getByRole('button', { name: 'Copy the code' });
+    // The button sits in the block's corner, within the phone's screen.
+    const box = (await button.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await button.click();
+    await expect.poll(() => button.textContent(), settle).toBe('Copied');
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(readFileSync(join(packageRoot, 'samples', 'quickstart', 'four-calls.py'), 'utf8').trimEnd());
+    // Every code block of every guide has one.
+    for (const { href } of markdownPages) {
+      await page.goto(new URL(href, site.url).href);
+      const blocks = await page.locator('main .code-block').count();
+      expect(await page.locator('main .code-block > .copy-button').count(), href).toBe(blocks);
+    }
+    await reader.close();
+  });
+
+  it('keeps the sample clicked in place when every sample above it changes language', async () => {
+    for (const options of [desktop, phone]) {
+      const viewer = await browser.newContext(options);
+      await blockOutsideLocalhost(viewer, outsideRequests);
+      const page = await viewer.newPage();
+      watch(page);
+      await page.goto(new URL('guides/code-samples.html', site.url).href);
+      const group = page.locator('h3:has-text("Create an order from a quote (V4)") ~ .sample-group').first();
+      const python = group.locator('.sample-tab', { hasText: 'Python' });
+      await python.evaluate((tab) => window.scrollTo(0, tab.getBoundingClientRect().top + window.scrollY - 300));
+      const before = (await python.boundingBox())!;
+      // A click where the reader sees the tab (no scrolling into view first); get-quote's Python sample, above, is 25 lines longer.
+      await page.mouse.click(before.x + 5, before.y + 5);
+      await expect.poll(() => group.locator('.sample-label[data-language="python"]').isVisible(), settle).toBe(true);
+      expect(Math.round((await python.boundingBox())!.y), `at ${options.viewport.width} px`).toBe(Math.round(before.y));
+      await viewer.close();
+    }
   });
 
   it('shares the language chosen between the guides and the samples of the reference, both ways', async () => {
@@ -213,6 +321,136 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
       );
     await expect.poll(selectedTabs, settle).toEqual(new Set(['curl']));
     await page.close();
+  });
+
+  it('lays out every built page within the width of a phone and of a desktop, with the navigation reachable', {
+    timeout: 300_000,
+  }, async () => {
+    const pages = builtPages();
+    for (const href of [...markdownPages.map((page) => page.href), referencePages.v4.href, consolePages.v4.href])
+      expect(pages, 'the walk finds the pages the site links').toContain(href);
+    for (const [device, options] of Object.entries({ phone, desktop })) {
+      const viewer = await browser.newContext(options);
+      await blockOutsideLocalhost(viewer, outsideRequests);
+      viewer.on('page', (page) => watch(page));
+      for (const href of pages) {
+        const page = await viewer.newPage();
+        // A console opens with its first operation expanded, so that its tables are laid out too.
+        const version = (Object.keys(consolePages) as Array<keyof typeof consolePages>).find((key) => consolePages[key].href === href);
+        const bundle = version && loadBundle(`gateway-${version}`);
+        const anchor = bundle ? consoleAnchor(bundle, publishedOperations(bundle)[0]!.operationId) : '';
+        await page.goto(new URL(href + anchor, site.url).href, { waitUntil: 'load' });
+        if (bundle) await page.locator('.opblock.is-open .opblock-body').first().waitFor({ state: 'visible', timeout: 15_000 });
+        const where = `${href} on a ${device}`;
+        const layout = await page.evaluate(() => ({
+          width: window.innerWidth,
+          page: document.documentElement.scrollWidth,
+          body: document.body.scrollWidth,
+          // A page that hides what overflows would fit without being usable: it must not.
+          hidden: [document.documentElement, document.body]
+            .map((element) => getComputedStyle(element).overflowX)
+            .filter((value) => value !== 'visible'),
+          // Every table of a guide scrolls in a box of its own that fits.
+          tables: Array.from(document.querySelectorAll('main.content table'), (table) => {
+            const box = table.closest('.table-scroll');
+            return box ? box.getBoundingClientRect().right <= window.innerWidth + 0.5 && getComputedStyle(box).overflowX === 'auto' : false;
+          }),
+        }));
+        expect(layout.page, `${where}: the page is laid out wider than the window`).toBeLessThanOrEqual(layout.width);
+        expect(layout.body, `${where}: the body is wider than the window`).toBeLessThanOrEqual(layout.width);
+        expect(layout.hidden, `${where}: overflow hidden on the page`).toEqual([]);
+        expect(layout.tables.every(Boolean), `${where}: a table outside a scrolling box that fits`).toBe(true);
+
+        const menu = page.locator('.site-header .site-menu summary');
+        const search = page.locator('#site-search');
+        if (device === 'phone') {
+          expect((await search.boundingBox())!.width, `${where}: the search box is usable`).toBeGreaterThan(200);
+          expect(await page.locator('.site-header .top-nav').isVisible(), `${where}: the header's links give way to the menu`).toBe(false);
+          await menu.click();
+          const panel = page.locator('.site-header .menu-panel');
+          await panel.waitFor({ state: 'visible' });
+          const box = (await panel.boundingBox())!;
+          expect(box.x >= 0 && box.x + box.width <= layout.width + 0.5, `${where}: the menu fits`).toBe(true);
+          for (const guide of markdownPages)
+            expect(
+              await panel
+                .locator(`a[href$="${guide.href === 'index.html' ? 'index.html' : guide.href.split('/').pop()}"]`)
+                .first()
+                .isVisible(),
+              `${where}: the menu lists ${guide.href}`,
+            ).toBe(true);
+          await page.keyboard.press('Escape');
+          await panel.waitFor({ state: 'hidden' });
+        } else {
+          expect(await menu.isVisible(), `${where}: no menu on a desktop`).toBe(false);
+          expect(await page.locator('.site-header .top-nav').isVisible(), `${where}: the header's links`).toBe(true);
+          expect((await search.boundingBox())!.width).toBeGreaterThan(200);
+        }
+        await page.close();
+      }
+      await viewer.close();
+    }
+  });
+
+  it('is usable on a phone: the menu opens a guide, search answers within the screen, a wide table scrolls in its box', async () => {
+    const viewer = await browser.newContext(phone);
+    await blockOutsideLocalhost(viewer, outsideRequests);
+    const page = await viewer.newPage();
+    watch(page);
+    await page.goto(new URL('index.html', site.url).href);
+    await page.screenshot({ path: join(screenshotsDirectory, 'phone-landing.png') });
+    await page.locator('.site-header .site-menu summary').click();
+    await page.screenshot({ path: join(screenshotsDirectory, 'phone-menu.png') });
+    await page.locator('.site-header .menu-panel a', { hasText: 'Amounts' }).click();
+    await page.waitForURL(/guides\/amounts\.html$/);
+
+    await page.locator('#site-search').fill('refund address missing');
+    const results = page.locator('#search-results');
+    await results.locator('a').first().waitFor({ state: 'visible' });
+    const box = (await results.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: join(screenshotsDirectory, 'phone-search.png') });
+    await results.locator('a', { hasText: 'MISSING_REFUND_ADDRESS' }).first().click();
+    await page.waitForURL(/guides\/errors\.html#MISSING_REFUND_ADDRESS$/);
+    // The errors table is wider than the phone: it scrolls sideways in its box, and the page does not.
+    const scroller = page.locator('.table-scroll[aria-label^="Table: Code, Meaning"]');
+    const scrolled = await scroller.evaluate((element) => {
+      const before = element.scrollLeft;
+      element.scrollLeft = 200;
+      return { wider: element.scrollWidth > element.clientWidth, moved: element.scrollLeft - before, page: window.scrollX };
+    });
+    expect(scrolled).toEqual({ wider: true, moved: 200, page: 0 });
+    await page.screenshot({ path: join(screenshotsDirectory, 'phone-errors.png') });
+    await viewer.close();
+  });
+
+  it('answers an address the site lacks with its 404 page, styled and searchable, at any depth', async () => {
+    // A context of its own: Chromium reports the 404 of the page itself as a console error, which is the point here.
+    const reader = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await blockOutsideLocalhost(reader, outsideRequests);
+    for (const path of ['guides/no-such-guide.html', 'no/such/deep/page']) {
+      const page = await reader.newPage();
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      page.on('pageerror', (error) => errors.push(error.message));
+      const response = await page.goto(new URL(path, site.url).href);
+      expect(response?.status(), path).toBe(404);
+      expect(await page.locator('main h1').textContent()).toBe('Page not found');
+      // Its stylesheets and scripts load from the site's root wherever it is served.
+      expect(await page.locator('header.site-header').evaluate((header) => getComputedStyle(header).backgroundColor)).toBe(
+        'rgb(15, 23, 42)',
+      );
+      await page.locator('#site-search').fill('quickstart');
+      await page.locator('#search-results a').first().waitFor({ state: 'visible' });
+      await page.locator('main a', { hasText: 'Quickstart' }).click();
+      await page.waitForURL(/guides\/quickstart\.html$/);
+      expect(errors, path).toEqual(['Failed to load resource: the server responded with a status of 404 (Not Found)']);
+      await page.close();
+    }
+    await reader.close();
   });
 
   it('has a network guard that does see a request to another host', async () => {

@@ -3,20 +3,16 @@
  * quote, and a Bitcoin wallet they hold the key of: the client's bitcoinjs signer
  * (`@swap-gateway/client/bitcoinjs`, P2WPKH; bitcoinjs-lib is its peer dependency) over an HD root from a seed. The sandbox's simulated
  * chain gives every address coins, so an order quoted with this wallet as `sender` carries a PSBT
- * that this key signs. Run as a script, it is the wallet command of the onramp flow sample: PSBT in
- * hex on stdin, signed raw transaction on stdout (`WALLET_SEED` names the wallet).
+ * that this key signs. (The onramp flow sample signs with the sandbox wallet command its page prints,
+ * samples/guides/sandbox-wallet.ts.)
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { bitcoinjsSigner } from '@swap-gateway/client/bitcoinjs';
 import { BIP32Factory } from 'bip32';
 import * as ecc from 'tiny-secp256k1';
 
 export const testWallet = (seed: string) =>
   bitcoinjsSigner({ hdNode: BIP32Factory(ecc).fromSeed(createHash('sha256').update(`docs samples wallet ${seed}`).digest()) });
-
-export const walletScript = fileURLToPath(import.meta.url);
 
 /** An onramp the sandbox serves (0.01 BTC to WBTC on BOB), executable: it names a refund address. */
 export const onrampQuoteParameters = {
@@ -28,7 +24,3 @@ export const onrampQuoteParameters = {
   recipient: '0x71C7656EC7ab88b098defB751B7401B5f6d8976F',
   refundAddress: 'bc1q3ftg88fp55ek66v7jg5dl4q0esy96rd92epged',
 };
-
-if (process.argv[1] === walletScript) {
-  process.stdout.write(await testWallet(process.env.WALLET_SEED ?? '').signPsbt(readFileSync(0, 'utf8').trim()));
-}

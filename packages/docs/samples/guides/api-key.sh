@@ -1,6 +1,7 @@
 # The key, when you have one, goes in the Authorization header
 # (exactly 32 characters); without one the lower keyless rate
 # limit applies.
+GATEWAY_URL="${GATEWAY_URL:-http://127.0.0.1:8080}"  # the local sandbox (pnpm server) unless set
 curl -sS --fail-with-body \
   ${GATEWAY_API_KEY:+-H "Authorization: Bearer $GATEWAY_API_KEY"} \
   "$GATEWAY_URL/v4/get-routes"

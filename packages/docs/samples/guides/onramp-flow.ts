@@ -2,8 +2,8 @@ import { execSync } from 'node:child_process';
 import { createGatewayClient, registeredTxid, routeOf, stateOf } from '@swap-gateway/client';
 
 const gateway = createGatewayClient({
-  baseUrl: process.env.GATEWAY_URL,
-  apiKey: process.env.GATEWAY_API_KEY, // optional
+  baseUrl: process.env.GATEWAY_URL ?? 'http://127.0.0.1:8080', // the local sandbox (pnpm server) unless set
+  apiKey: process.env.GATEWAY_API_KEY || undefined, // optional: sent as a bearer token when set
 });
 
 // 1. Quote: 0.01 BTC from the user's Bitcoin address to wrapped BTC on BOB. With `sender`, the

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createGatewayClient, type GatewayQuoteV3 } from '@swap-gateway/client';
 
 const gateway = createGatewayClient({
-  baseUrl: process.env.GATEWAY_URL,
-  apiKey: process.env.GATEWAY_API_KEY, // optional
+  baseUrl: process.env.GATEWAY_URL ?? 'http://127.0.0.1:8080', // the local sandbox (pnpm server) unless set
+  apiKey: process.env.GATEWAY_API_KEY || undefined, // optional: sent as a bearer token when set
 });
 
 // V3, kept for existing integrations: the V3 quote your integration received, unchanged.

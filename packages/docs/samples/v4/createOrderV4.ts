@@ -1,8 +1,8 @@
 import { createGatewayClient, routeOf } from '@swap-gateway/client';
 
 const gateway = createGatewayClient({
-  baseUrl: process.env.GATEWAY_URL,
-  apiKey: process.env.GATEWAY_API_KEY, // optional
+  baseUrl: process.env.GATEWAY_URL ?? 'http://127.0.0.1:8080', // the local sandbox (pnpm server) unless set
+  apiKey: process.env.GATEWAY_API_KEY || undefined, // optional: sent as a bearer token when set
 });
 
 // A quote can only be executed when it was requested with a refund address.

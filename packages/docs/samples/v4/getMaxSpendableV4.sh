@@ -1,2 +1,5 @@
 # How much Bitcoin this address can spend on an onramp.
-curl -sS --fail-with-body "$GATEWAY_URL/v4/get-max-spendable/bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+GATEWAY_URL="${GATEWAY_URL:-http://127.0.0.1:8080}"  # the local sandbox (pnpm server) unless set
+curl -sS --fail-with-body \
+  ${GATEWAY_API_KEY:+-H "Authorization: Bearer $GATEWAY_API_KEY"} \
+  "$GATEWAY_URL/v4/get-max-spendable/bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"

@@ -3,8 +3,8 @@ import os
 import urllib.parse
 import urllib.request
 
-GATEWAY_URL = os.environ["GATEWAY_URL"]
-API_KEY = os.environ.get("GATEWAY_API_KEY")  # optional
+GATEWAY_URL = os.environ.get("GATEWAY_URL", "http://127.0.0.1:8080")  # the local sandbox (pnpm server) unless set
+API_KEY = os.environ.get("GATEWAY_API_KEY")  # optional: sent as a bearer token when set
 
 
 def call(method, path, body=None):

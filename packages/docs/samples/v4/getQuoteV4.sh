@@ -1,7 +1,9 @@
 # Onramp: 0.01 BTC (1000000 sats) to wrapped BTC on BOB.
 # Each address is encoded for its own chain: recipient and
 # dstToken on BOB (EVM hex), sender and refundAddress on Bitcoin.
+GATEWAY_URL="${GATEWAY_URL:-http://127.0.0.1:8080}"  # the local sandbox (pnpm server) unless set
 curl -sS --fail-with-body --get "$GATEWAY_URL/v4/get-quote" \
+  ${GATEWAY_API_KEY:+-H "Authorization: Bearer $GATEWAY_API_KEY"} \
   --data-urlencode 'srcChain=bitcoin' \
   --data-urlencode 'dstChain=bob' \
   --data-urlencode 'srcToken=0x0000000000000000000000000000000000000000' \

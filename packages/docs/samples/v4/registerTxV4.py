@@ -2,8 +2,8 @@ import json
 import os
 import urllib.request
 
-GATEWAY_URL = os.environ["GATEWAY_URL"]
-API_KEY = os.environ.get("GATEWAY_API_KEY")  # optional
+GATEWAY_URL = os.environ.get("GATEWAY_URL", "http://127.0.0.1:8080")  # the local sandbox (pnpm server) unless set
+API_KEY = os.environ.get("GATEWAY_API_KEY")  # optional: sent as a bearer token when set
 
 
 def call(method, path, body=None):

@@ -1,8 +1,8 @@
 import { createGatewayClient, registeredTxid } from '@swap-gateway/client';
 
 const gateway = createGatewayClient({
-  baseUrl: process.env.GATEWAY_URL,
-  apiKey: process.env.GATEWAY_API_KEY, // optional
+  baseUrl: process.env.GATEWAY_URL ?? 'http://127.0.0.1:8080', // the local sandbox (pnpm server) unless set
+  apiKey: process.env.GATEWAY_API_KEY || undefined, // optional: sent as a bearer token when set
 });
 
 // The order id from create-order, and the raw transaction the user's wallet signed and

@@ -67,7 +67,13 @@
         tab.textContent = labels[label.dataset.language] || label.dataset.language;
         tab.addEventListener('click', () => {
           remember(tab.dataset.language);
+          // Every group of the page switches, and the groups above this one change height with it:
+          // the tab clicked stays where it is in the window (the page would otherwise move to
+          // another operation's samples).
+          var before = tab.getBoundingClientRect().top;
           showInGroups(tab.dataset.language);
+          var moved = tab.getBoundingClientRect().top - before;
+          if (moved !== 0) window.scrollBy(0, moved);
         });
         bar.appendChild(tab);
       });

@@ -1,5 +1,7 @@
 // Client-side search over the prebuilt index (assets/search-index.js): every
-// word typed must appear in an entry's title or text; title hits rank first.
+// word typed must appear in an entry's title or text; title hits count most,
+// then the entry's boost (operations and error codes before the guides, the
+// pages for API review and releases last), then the order of the index.
 (() => {
   var siteRoot = new URL('..', document.currentScript.src);
   var input = document.getElementById('site-search');
@@ -18,7 +20,7 @@
           else if (item.text.indexOf(words[i]) !== -1) score += 1;
           else return null;
         }
-        return { entry: item.entry, score: score };
+        return { entry: item.entry, score: score + (item.entry.boost || 0) };
       })
       .filter(Boolean)
       .sort((a, b) => b.score - a.score)

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import type { OpenApiDocument } from '@swap-gateway/openapi';
 import { publishedOperations, type ApiVersion } from '../document.js';
+import { forIntegrators } from '../integrator-text.js';
 import { headAssets, relativize, siteHeader } from '../site.js';
 
 const require = createRequire(import.meta.url);
@@ -34,9 +35,9 @@ const consoleGateways = [
 export const swaggerUiAssets = ['swagger-ui-bundle.js', 'swagger-ui.css'];
 export const swaggerUiDirectory = dirname(require.resolve('swagger-ui-dist/package.json'));
 
-/** The version's bundle as the console receives it: the gateways above as its servers. */
+/** The version's bundle as the console receives it: the gateways above as its servers, as integrators read it (integrator-text.ts). */
 function consoleDocument(bundle: OpenApiDocument, version: ApiVersion): OpenApiDocument {
-  const document = structuredClone(bundle);
+  const document = forIntegrators(bundle);
   document.servers = consoleGateways;
   document.info.title = version === 'v3' ? 'Swap Gateway API V3 (legacy): console' : 'Swap Gateway API V4: console';
   return document;
@@ -73,9 +74,10 @@ ${siteHeader(page.href)}
 <p>Send any operation to a gateway you choose under <strong>Servers</strong>: the local sandbox
 (<code>pnpm server</code>, http://127.0.0.1:8080, the default), the mock (<code>pnpm mock</code>,
 http://127.0.0.1:4010) or any base URL. The API key is optional (<strong>Authorize</strong>). Every
-answer shows its status and headers, and whether it matches the document. The page sends requests
-only to the gateway you choose; the sandbox and the mock allow this page's origin and pages opened from
-disk. <a href="/${version === 'v4' ? 'reference/v4.html' : 'reference/v3.html'}">Back to the reference</a>.</p>
+answer shows its status and headers, and whether it matches the document. Every quote get-quote
+answers is kept: <strong>Use the last quote</strong> in create-order sends it back unchanged. The page
+sends requests only to the gateway you choose; the sandbox and the mock allow this page's origin and
+pages opened from disk. <a href="/${version === 'v4' ? 'reference/v4.html' : 'reference/v3.html'}">Back to the reference</a>.</p>
 </main>
 <div id="console"></div>
 <script src="/assets/swagger-ui/swagger-ui-bundle.js"></script>

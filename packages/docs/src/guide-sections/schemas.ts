@@ -1,7 +1,7 @@
 /**
- * A component schema's fields as a table, read from the bundle: name, whether it is required, its
- * type (a referenced model by name) and its description, with the document's `x-unspecified` and
- * `x-inferred` sentences said next to the field they mark.
+ * A component schema's fields as a table, read from the bundle as integrators read it (the build
+ * gives it through integrator-text.ts): name, whether it is required, its type (a referenced model by
+ * name) and its description. The document's notes for API review are the open-questions page's.
  */
 import type { OpenApiDocument } from '@swap-gateway/openapi';
 import { resolveRef } from '@swap-gateway/openapi';
@@ -16,8 +16,6 @@ interface Schema {
   required?: string[];
   properties?: Record<string, Schema>;
   allOf?: Schema[];
-  'x-unspecified'?: string;
-  'x-inferred'?: string;
 }
 
 const modelName = (ref: string) => ref.split('/').at(-1) ?? ref;
@@ -49,11 +47,7 @@ export function schemaFieldsMarkdown(document: OpenApiDocument, schemaName: stri
   const rows = fields.map(({ name, schema: property, required }) => {
     // A field given as a reference carries its own description, or its model's.
     const described = property.description ?? resolveRef<Schema>(document, property).description ?? '';
-    const markers = [
-      property['x-unspecified'] && `_Not shown:_ ${property['x-unspecified']}`,
-      property['x-inferred'] && `_Inferred:_ ${property['x-inferred']}`,
-    ].filter(Boolean);
-    return [code(name), required ? 'yes' : 'no', typeOf(document, property), escapeCell([described, ...markers].join(' '))];
+    return [code(name), required ? 'yes' : 'no', typeOf(document, property), escapeCell(described)];
   });
   return table(['Field', 'Required', 'Type', 'Notes'], rows);
 }
