@@ -117,8 +117,7 @@ const integratorNotes: Record<string, string> = {
     'Which conditions give most codes, with which HTTP status and details, is not specified: handle a code you do not expect as a failure of its request.',
   'x-inferred:GatewayErrorDetails':
     "The shapes below are the ones the public gateway's TypeScript SDK reads for these codes; read `details` by `code` as the client's typed errors do.",
-  'x-unspecified:GatewayErrorDetails':
-    'For any other code, `details` may be any of the shapes above, or null: do not rely on its fields.',
+  'x-unspecified:GatewayErrorDetails': 'For any other code, `details` may be any of the shapes above, or null: do not rely on its fields.',
 };
 
 /** The guides' sentence for a schema's note for API review; the open-questions page has the note. */
