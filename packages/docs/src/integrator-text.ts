@@ -24,10 +24,6 @@ export const integratorRewrites: Record<string, string> = {
   "The description does not show the V4 body; this is the earlier V2 form, an array of route entries, as the public gateway's V4 client reads it.":
     'An array of route entries.',
   // The failures of the operations and their examples.
-  "The examples are the sandbox server's answers; which condition gives which code and detail shape is not shown.":
-    "The examples are the sandbox server's answers; a deployment may answer a condition with another code or details.",
-  "The sandbox server's minimum of the Bitcoin onramp routes (10000 sats); the description does not show amount limits.":
-    "The sandbox server's minimum of the Bitcoin onramp routes (10000 sats); limits differ by deployment.",
   'Illustrative values; the description does not show amount limits.': 'Illustrative values; limits differ by deployment.',
   "The sandbox server's largest affiliate fee (1000 bps); the description does not show it.":
     "The sandbox server's largest affiliate fee (1000 bps); it differs by deployment.",
@@ -44,6 +40,37 @@ export const integratorRewrites: Record<string, string> = {
     "The examples are the sandbox server's answers; a deployment may answer a condition with another code. The details of a code follow the table of the errors guide.",
   "The conditions of the other codes, their HTTP statuses and their detail shapes are not shown; GatewayErrorDetails gives the detail shapes of some codes as inferred from the public gateway's TypeScript SDK.":
     "Handle a code you do not expect as a failure of its request; the errors guide's table gives the details of the codes the public SDK reads.",
+  // Sentences of the document's third review (issue 28) and of the error details per code.
+  'How this gateway answers (conditions the description does not show): a quote sealed by its `signedQuoteData` is accepted as issued until it expires (then ORDER_EXPIRED), even when prices have moved since, and the same sealed quote sent a second time is refused with DUPLICATE_ORDER.':
+    'How this gateway answers: a quote sealed by its `signedQuoteData` is accepted as issued until it expires (then ORDER_EXPIRED), even when prices have moved since, and the same sealed quote sent a second time is refused with DUPLICATE_ORDER.',
+  'How this gateway answers (conditions the description does not show): an onramp quote keeps its `signedQuoteData` and is accepted as issued until it expires (then ORDER_EXPIRED); the same sealed quote sent a second time is refused with DUPLICATE_ORDER.':
+    'How this gateway answers: an onramp quote keeps its `signedQuoteData` and is accepted as issued until it expires (then ORDER_EXPIRED); the same sealed quote sent a second time is refused with DUPLICATE_ORDER.',
+  'How this gateway answers each (conditions the description does not show): a sealed quote is accepted as issued until it expires, even when prices have moved since, and is refused with ORDER_EXPIRED after that; the same sealed quote sent to create-order a second time is refused with DUPLICATE_ORDER.':
+    'How this gateway answers each: a sealed quote is accepted as issued until it expires, even when prices have moved since, and is refused with ORDER_EXPIRED after that; the same sealed quote sent to create-order a second time is refused with DUPLICATE_ORDER.',
+  "Native BTC on the bitcoin chain is named by the zero EVM address `0x0000000000000000000000000000000000000000`, the public gateway's convention for native assets, not the description's.":
+    'Native BTC on the bitcoin chain is named by the zero EVM address `0x0000000000000000000000000000000000000000`.',
+  'Native BTC on the bitcoin chain is named by the zero EVM address `0x0000000000000000000000000000000000000000`: the public gateway\'s convention for native assets, not the description\'s (whose rule for Bitcoin is "a Bitcoin address", and native BTC has none).':
+    'Native BTC on the bitcoin chain is named by the zero EVM address `0x0000000000000000000000000000000000000000`.',
+  "Native BTC on the bitcoin chain is named by the zero EVM address, the public gateway's convention for native assets, not the description's.":
+    'Native BTC on the bitcoin chain is named by the zero EVM address `0x0000000000000000000000000000000000000000`.',
+  'Strategy field; the description says no more of it.': 'Strategy field.',
+  'The description does not show amount limits.': 'Amount limits differ by deployment.',
+  'The fees are given in sats on `bitcoin`, as the sandbox server gives them; the description does not say in which token offramp fees are given.':
+    'The fees are given in sats on `bitcoin`, as the sandbox server gives them.',
+  'The supported chains are those get-routes returns; how its V4 body names them is not shown, and the document reads them as the `dstChain` of its route entries.':
+    'The supported chains are those get-routes returns.',
+  'The supported chains are those get-routes returns; how its V4 body names them is not shown, and the document reads them as the `srcChain` of its route entries.':
+    'The supported chains are those get-routes returns.',
+  'The supported chains are those get-routes returns; how its V4 body names them is not shown, and the document reads them as the chains of its route entries.':
+    'The supported chains are those get-routes returns.',
+  "What it holds is not shown; the public gateway's document (V1 to V3) gives it as `ok`, and the example shows a txid.":
+    'Do not rely on what it holds: the example shows a txid.',
+  'What the string holds is not shown; this example shows a txid.': 'Do not rely on what the string holds: this example shows a txid.',
+  "Which moment of the order it records, its unit and its epoch are not shown; the sandbox server gives the order's creation time in Unix seconds.":
+    "The sandbox server gives the order's creation time in Unix seconds; do not rely on the moment, unit or epoch.",
+  "Which shape goes with which code is inferred from the public gateway's TypeScript SDK (see x-inferred), code by code: INSUFFICIENT_AMOUNT and INSUFFICIENT_PAYMENT_AMOUNT carry `expectedActual` (`expected`, `actual`; for INSUFFICIENT_AMOUNT, `expected` is the route's smallest amount and `actual` the amount asked); QUOTE_AMOUNT_TOO_LOW carries `minimumActual` (`minimum`, `actual`); INSUFFICIENT_SWAP_AMOUNT carries `requiredAvailable` (`required`, `available`); UNABLE_TO_COVER_FEES carries `feesAvailable` (`total_fees`, `available_amount`); SIMULATION_FAILED and GAS_ESTIMATE_FAILED carry `simulation` (`tenderly_url`); NO_ROUTE carries `route` (`src_chain`, `src_token`, `dst_chain`, `dst_token`); INSUFFICIENT_SOLVER_BALANCE carries `tokenLimit` (`limit`, `token`, `chain_id`); EXCEEDED_LIMIT carries `limit` (`limit`).":
+    'The details of each code: see the errors guide.',
+  '`x-detail-shapes-by-code` gives the same list for programs, code to the title of its shape.': '',
   // Orders and their states.
   "The transitions between the states are not shown, so neither is which states are final: the sandbox server never moves an order out of `success`, `failed` or `refunded`, and the client's `isSettled` and `waitForOrder` treat those three as settled.":
     "Treat `success`, `failed` and `refunded` as final, as the client's `isSettled` and `waitForOrder` do: the sandbox server never moves an order out of them.",
@@ -77,8 +104,6 @@ export const integratorRewrites: Record<string, string> = {
     '',
   'The description shows two conditions of V3 codes only: a token swap with more than one affiliate gives TOO_MANY_AFFILIATES, and create-order failures are HTTP 400 (a third, of a V4 code, is in GatewayErrorCodeV4).':
     'A token swap with more than one affiliate gives TOO_MANY_AFFILIATES, and create-order failures are HTTP 400.',
-  'The conditions of the other codes, their HTTP statuses and their detail shapes are not shown.':
-    'For the other codes the conditions, HTTP statuses and detail shapes are not specified: handle a code you do not expect as a failure of its request.',
   'The description shows the condition of the V4 code: create-order given a quote requested without a refund address.':
     'The code added in V4 answers create-order given a quote requested without a refund address.',
   "This document closes each shape (no fields beyond its own) so that exactly one alternative matches; the description lists the shapes' fields but does not say whether a shape may carry others.":
@@ -90,10 +115,6 @@ export const integratorRewrites: Record<string, string> = {
     'Pass it back unchanged with the quote.',
   'In the examples and the sandbox server every fee is taken from the Bitcoin payout and given in sats on `bitcoin`; the description does not say in which token the fees are given.':
     "In the examples and the sandbox server every fee is taken from the Bitcoin payout and given in sats on `bitcoin`; read each fee's token rather than assume it.",
-  "Native BTC on the bitcoin chain is named by the zero EVM address, the public gateway's convention for native assets (see the `srcToken` parameter of get-quote).":
-    'Native BTC on the bitcoin chain is named by the zero EVM address (see the `srcToken` parameter of get-quote).',
-  "Native BTC on the bitcoin chain is named by the zero EVM address `0x0000000000000000000000000000000000000000`, the public gateway's convention for native assets.":
-    'Native BTC on the bitcoin chain is named by the zero EVM address `0x0000000000000000000000000000000000000000`.',
   // Rate limits.
   'Always sent with a 429 (a choice of this document; the description does not show how rate limits are answered).':
     'Sent with a 429: wait that many seconds before sending the request again.',
