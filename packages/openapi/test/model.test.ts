@@ -174,7 +174,7 @@ describe('readOperations', () => {
     expect(createOrder.requestBody?.required).toBe(true);
     expect(body.schemaPointer).toBe('#/paths/~1v4~1create-order/post/requestBody/content/application~1json/schema');
     expect(validator.validate(body.schemaPointer!, body.examples.onramp!.value).valid).toBe(true);
-    expect(Object.keys(createOrder.responses)).toEqual(['201', '400', '401', '429', '500']);
+    expect(Object.keys(createOrder.responses)).toEqual(['201', '400', '401', '429', '500', '503']);
     const unauthorized = createOrder.responses['401']!;
     expect(unauthorized.pointer).toBe('#/components/responses/UnauthorizedV4');
     expect(jsonContent(unauthorized)!.schemaPointer).toBe('#/components/responses/UnauthorizedV4/content/application~1json/schema');

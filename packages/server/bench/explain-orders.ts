@@ -6,7 +6,7 @@
  * argument runs extra statements after the migrations, to try an index before writing a migration.
  */
 import { findPostgres, startPostgres } from '@swap-gateway/test-support/postgres';
-import { findOrder, listOrders, orderByQuote, ordersInProgress } from '../src/orders/queries.js';
+import { dueOrders, findOrder, listOrders, orderByQuote } from '../src/orders/queries.js';
 import { routeVolume } from '../src/volumes/queries.js';
 import { openDatabase, type Queryable } from '../src/store/database.js';
 import { migrate } from '../src/store/migrations.js';
@@ -25,7 +25,11 @@ try {
       CASE WHEN i % 20 = 0 THEN 'inProgress' WHEN i % 23 = 0 THEN 'failed' ELSE 'success' END,
       md5(i::text), CASE WHEN i % 40 = 0 THEN NULL ELSE now() END, now() - (i || ' seconds')::interval
     FROM generate_series(1, 200000) AS i`);
+  // The open orders on the lifecycle's agenda, one in a hundred of them due.
+  await db.query(`INSERT INTO order_agenda (order_id, due_at)
+    SELECT id, now() + CASE WHEN seq % 100 = 0 THEN interval '-1 second' ELSE interval '1 hour' END FROM orders WHERE status = 'inProgress'`);
   await db.query('VACUUM ANALYZE orders');
+  await db.query('VACUUM ANALYZE order_agenda');
   const id = (await db.query<{ id: string }>('SELECT id::text AS id FROM orders LIMIT 1'))[0]!.id;
   // The statements of src/orders/queries.ts themselves: each query is explained, then run.
   let step = '';
@@ -41,7 +45,7 @@ try {
     ['get-order by source tx hash', () => findOrder(explaining, 'c4ca4238a0b923820dcc509a6f75849b')],
     ['get-orders (first page)', () => listOrders(explaining, 'sender7', 51)],
     ['get-orders (next page)', () => listOrders(explaining, 'sender7', 51, '100000')],
-    ['lifecycle: open orders, source seen', () => ordersInProgress(explaining, true)],
+    ['lifecycle: the orders due', () => dueOrders(explaining, Date.now(), 200, [])],
     ['volume limit, per account', () => routeVolume(explaining, 'tron', 'TR7', { account: 'sender8', sinceMs: Date.now() - 86_400_000 })],
     ['volume limit, global', () => routeVolume(explaining, 'tron', 'TR7', 'open')],
     ['duplicate quote', () => orderByQuote(explaining, id)],

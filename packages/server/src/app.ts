@@ -7,11 +7,12 @@ import { answerClientError, matchOperation, requestMethods, type RouteTemplate }
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { registerAccess } from './http/access.js';
 import { registerCors } from './http/cors.js';
-import { DomainError, invalidRequest } from './errors.js';
+import { DependencyUnavailable, DomainError, invalidRequest } from './errors.js';
 import { documentPath, readDocument, type GatewayDocument } from './http/document.js';
 import {
   answerFailure,
   ApiFailure,
+  dependencyUnavailable,
   internalError,
   malformedRequest,
   methodNotAllowed,
@@ -86,6 +87,10 @@ export async function buildApp(services: Services, options: AppOptions): Promise
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiFailure) return sendFailure(reply, error);
+    if (error instanceof DependencyUnavailable) {
+      request.log.warn({ err: error }, 'a dependency is unreachable');
+      return sendFailure(reply, dependencyUnavailable(error));
+    }
     const known = error instanceof DomainError ? error : requestError(error, config.server.bodyLimitBytes, request.headers);
     if (!known) {
       request.log.error({ err: error }, 'unexpected fault');
@@ -106,9 +111,15 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   if (services.sandbox) await sandboxRoutes(app, services, services.sandbox.state, services.sandbox.pricesSettable);
   registerOperations(app, source, { ...v4Operations(services), ...v3Operations(services) });
 
-  app.get('/health', { config: { rateLimit: false } }, async () => {
-    await services.db.ping();
-    return { status: 'ok', storage: services.db.engine };
+  // Each dependency's state, for a load balancer (503 takes the process out while one is down) and an operator.
+  app.get('/health', { config: { rateLimit: false } }, async (_request, reply) => {
+    const database = await services.db.ping().then(
+      () => 'ok' as const,
+      () => 'unavailable' as const,
+    );
+    const healthy = database === 'ok';
+    if (!healthy) reply.code(503).header('retry-after', '2');
+    return { status: healthy ? 'ok' : 'unavailable', storage: services.db.engine, dependencies: { database } };
   });
 
   return app;

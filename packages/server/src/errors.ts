@@ -44,3 +44,18 @@ export const invalidOrderArgs = (message: string, details: ErrorDetails) => new 
 
 export const quoteAmountTooLow = (minimum: string, actual: string) =>
   new DomainError('QUOTE_AMOUNT_TOO_LOW', 'quoted output is below the minimum the market maker fills', { minimum, actual });
+
+/**
+ * A service the gateway depends on (its database, the rate-limit counters' Redis) cannot be reached
+ * now: nothing was done, and the same request can be sent again shortly (503 with Retry-After at
+ * the HTTP edge).
+ */
+export class DependencyUnavailable extends Error {
+  constructor(
+    readonly dependency: 'database' | 'rateLimitStore',
+    readonly cause: unknown,
+  ) {
+    super(`the ${dependency === 'database' ? 'database' : 'rate-limit store'} is unreachable: ${(cause as Error)?.message ?? cause}`);
+    this.name = 'DependencyUnavailable';
+  }
+}

@@ -91,7 +91,11 @@ const quoteMemoCapacity = 10_000;
 
 export async function createGateway(config: GatewayConfig, options: Pick<StartServerOptions, 'logger' | 'adapters'> = {}) {
   const dataDir = config.storage.dataDir && config.storage.dataDir !== ':memory:' ? resolve(config.storage.dataDir) : undefined;
-  const store = await openStore({ databaseUrl: config.storage.databaseUrl, dataDir });
+  // Before the application (and its logger) exists, what the store has to say goes to stderr when logging is on.
+  const storeLog = options.logger
+    ? (message: string, error: unknown) => console.warn(`[gateway] ${message}: ${(error as Error).message}`)
+    : undefined;
+  const store = await openStore({ databaseUrl: config.storage.databaseUrl, dataDir, log: (message, error) => storeLog?.(message, error) });
   /** Closed before the store: on PostgreSQL it keeps a listening connection open again when one is lost. */
   let storeReads: OrderReads | undefined;
   try {
@@ -132,8 +136,20 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
       reads,
       events,
     });
-    const settlement = options.adapters?.settlement ?? new SimulatedChains(config.lifecycle);
-    const lifecycle = new Lifecycle(store.db, catalogue, settlement, view, clock, events, () => sandbox?.refresh() ?? Promise.resolve());
+    const settlement =
+      options.adapters?.settlement ?? new SimulatedChains({ ...config.lifecycle, sendDelayMs: config.lifecycle.simulatedSendMs }, store.db);
+    const lifecycle = new Lifecycle(
+      store.db,
+      catalogue,
+      settlement,
+      view,
+      clock,
+      events,
+      { effectLeaseSeconds: config.lifecycle.effectLeaseSeconds },
+      () => sandbox?.refresh() ?? Promise.resolve(),
+      // Logged, and tried again on a later pass: an outage of the database or of a chain passes.
+      (error) => app.log.warn({ err: error }, 'the lifecycle could not move an order on; it tries again'),
+    );
     const services: Services = {
       config,
       catalogue,

@@ -6,11 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { documentedCodes, documentedErrorCodes, failureStatuses, loadBundle, type Operation } from '@swap-gateway/openapi';
-import { DomainError, orderNotFound, OrderStateError, type ErrorCode } from '../src/errors.js';
+import { DependencyUnavailable, DomainError, orderNotFound, OrderStateError, type ErrorCode } from '../src/errors.js';
 import { readDocument } from '../src/http/document.js';
 import {
   answerFailure,
   edgeStatuses,
+  dependencyUnavailable,
   internalError,
   malformedRequest,
   pathNamesNoOperation,
@@ -37,6 +38,7 @@ const edgeFailures: Record<string, { status: number; code: string }> = {
   401: unauthorized('unknown API key', null),
   429: rateLimited(10, 60),
   500: internalError(),
+  503: dependencyUnavailable(new DependencyUnavailable('database', new Error('connect ECONNREFUSED'))),
 };
 
 describe('the document lists the codes of every failure status', () => {
@@ -52,6 +54,7 @@ describe('the document lists the codes of every failure status', () => {
       404: ['ORDER_NOT_FOUND'],
       429: ['EXCEEDED_LIMIT'],
       500: ['INTERNAL_ERROR', 'UNKNOWN'],
+      503: ['INTERNAL_ERROR'],
     });
     expect(documentedCodes(operation('registerTxV4'), '400')).toContain('ORDER_NOT_FOUND');
   });

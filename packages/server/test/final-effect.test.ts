@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimulatedChains } from '../src/chains/settlement.js';
 import type { ChainKind } from '../src/config/config.js';
 import { loadConfig, type RunningServer } from '../src/index.js';
-import type { SettlementOrder } from '../src/chains/settlement.js';
+import type { SettlementOrder, TransferRequest } from '../src/chains/settlement.js';
 import { client, offrampParams, testServer, tokenSwapParams } from './helpers.js';
 
 /** The simulated chains, recording every call that moves funds and holding each until released. */
@@ -26,17 +26,17 @@ class HeldChains extends SimulatedChains {
   release(): void {
     for (const resolve of this.held.splice(0)) resolve();
   }
-  override async sendPayout(order: SettlementOrder): Promise<string> {
-    await this.hold('payout', order);
-    return super.sendPayout(order);
+  override async sendPayout(request: TransferRequest): Promise<string> {
+    await this.hold('payout', request.order);
+    return super.sendPayout(request);
   }
-  override async deliver(order: SettlementOrder, chain: ChainKind): Promise<string> {
-    await this.hold('deliver', order);
-    return super.deliver(order, chain);
+  override async deliver(request: TransferRequest, chain: ChainKind): Promise<string> {
+    await this.hold('deliver', request.order);
+    return super.deliver(request, chain);
   }
-  override async refund(order: SettlementOrder, chain: ChainKind): Promise<string> {
-    await this.hold('refund', order);
-    return super.refund(order, chain);
+  override async refund(request: TransferRequest, chain: ChainKind): Promise<string> {
+    await this.hold('refund', request.order);
+    return super.refund(request, chain);
   }
 }
 

@@ -11,7 +11,7 @@ import { SimulatedBitcoin } from '../src/chains/bitcoin.js';
 import { SimulatedChains } from '../src/chains/settlement.js';
 import type { ChainKind } from '../src/config/config.js';
 import { loadConfig, type RunningServer } from '../src/index.js';
-import type { SettlementOrder } from '../src/chains/settlement.js';
+import type { SettlementOrder, TransferRequest } from '../src/chains/settlement.js';
 import { client, offrampParams, onrampParams, testServer, tronOfframpParams, wbtcBob } from './helpers.js';
 import { findPostgres, startPostgres, type PostgresCluster } from '@swap-gateway/test-support/postgres';
 import { signedPayment, wallet } from './wallets.js';
@@ -33,13 +33,13 @@ class CountingChains extends SimulatedChains {
     this.calls.set(key, (this.calls.get(key) ?? 0) + 1);
     return new Promise((resolve) => setTimeout(resolve, 5));
   }
-  override async sendPayout(order: SettlementOrder): Promise<string> {
-    await this.count('payout', order);
-    return super.sendPayout(order);
+  override async sendPayout(request: TransferRequest): Promise<string> {
+    await this.count('payout', request.order);
+    return super.sendPayout(request);
   }
-  override async deliver(order: SettlementOrder, chain: ChainKind): Promise<string> {
-    await this.count('deliver', order);
-    return super.deliver(order, chain);
+  override async deliver(request: TransferRequest, chain: ChainKind): Promise<string> {
+    await this.count('deliver', request.order);
+    return super.deliver(request, chain);
   }
 }
 
@@ -235,9 +235,9 @@ describe.skipIf('missing' in binaries)('the sandbox clock with every instance ru
 
   /** Payouts that take a while, as a real chain's do: another instance's pass can be mid-way through one. */
   class SlowChains extends SimulatedChains {
-    override async sendPayout(order: SettlementOrder): Promise<string> {
+    override async sendPayout(request: TransferRequest): Promise<string> {
       await new Promise((resolve) => setTimeout(resolve, 150));
-      return super.sendPayout(order);
+      return super.sendPayout(request);
     }
   }
 

@@ -5,7 +5,8 @@
  * PostgreSQL refuses to run as root, so as root the cluster runs as the `postgres` user (runuser).
  * Without PostgreSQL binaries, `findPostgres()` says why.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,6 +48,12 @@ export interface PostgresCluster {
   socketUrl: string;
   /** The postmaster's process id (its children are the connections' backends). */
   pid(): number;
+  /** `pg_ctl restart -m fast`: every connection is terminated, and the server is back when this resolves. */
+  restart(): Promise<void>;
+  /** `pg_ctl stop -m fast`, keeping the data: the server is unreachable until `start`. */
+  pause(): Promise<void>;
+  /** Starts the server paused, on the same port and data. */
+  start(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -58,29 +65,26 @@ export async function startPostgres(binaries: PostgresBinaries): Promise<Postgre
     const gid = Number(execFileSync('id', ['-g', 'postgres']).toString());
     chownSync(dir, uid, gid);
   }
-  const run = (tool: string, args: string[]) => {
-    const [command, commandArgs] = asRoot
-      ? ['runuser', ['-u', 'postgres', '--', join(binaries.bin, tool), ...args]]
-      : [join(binaries.bin, tool), args];
-    execFileSync(command as string, commandArgs as string[], { stdio: 'pipe' });
-  };
+  const commandOf = (tool: string, args: string[]) =>
+    (asRoot ? ['runuser', ['-u', 'postgres', '--', join(binaries.bin, tool), ...args]] : [join(binaries.bin, tool), args]) as [
+      string,
+      string[],
+    ];
+  const run = (tool: string, args: string[]) => execFileSync(...commandOf(tool, args), { stdio: 'pipe' });
+  /** While the server restarts or stops, the test's own requests go on: pg_ctl runs beside them. */
+  const runBeside = async (tool: string, args: string[]) => void (await promisify(execFile)(...commandOf(tool, args)));
   const data = join(dir, 'data');
   const port = await freePort();
   run('initdb', ['-D', data, '-U', 'gateway', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
-  run('pg_ctl', [
-    '-D',
-    data,
-    '-l',
-    join(dir, 'log'),
-    '-w',
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
-    'start',
-  ]);
+  const serverOptions = ['-D', data, '-l', join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`];
+  run('pg_ctl', [...serverOptions, 'start']);
   return {
     url: `postgres://gateway@127.0.0.1:${port}/postgres`,
     socketUrl: `postgres://gateway@localhost/postgres?host=${encodeURIComponent(dir)}&port=${port}`,
     pid: () => Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]),
+    restart: () => runBeside('pg_ctl', [...serverOptions, '-m', 'fast', 'restart']),
+    pause: () => runBeside('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
+    start: () => runBeside('pg_ctl', [...serverOptions, 'start']),
     async stop() {
       try {
         run('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);

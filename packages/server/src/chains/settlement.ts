@@ -5,11 +5,13 @@
  * `SimulatedChains` is deterministic: an order whose source transaction is not seen within
  * `unpaidOrderExpirySeconds` of its creation expires, a source transaction confirms `confirmationDelaySeconds` after
  * it is seen, an offramp payout confirms `payoutDelaySeconds` after it is sent, and every hash is
- * derived from the order id in the format of its chain.
+ * derived from the order id in the format of its chain. Its transfers are recorded in the store by
+ * idempotency key, so that every instance sends each one once.
  */
 import { createHash } from 'node:crypto';
 import bs58 from 'bs58';
 import type { ChainKind, RouteKind } from '../config/config.js';
+import type { Queryable } from '../store/database.js';
 
 /** An order as the chains are asked about it: the domain's terms, not the store's row. */
 export interface SettlementOrder {
@@ -33,51 +35,106 @@ export interface SettlementOrder {
 }
 
 /**
- * The lifecycle claims every payout, delivery and refund in the database before calling the
- * adapter, so each call happens once across instances. Only when an instance dies between the call
- * and recording its result is the call made again (after the claim's lease): a real adapter uses
- * the order id as the idempotency key of the transfer.
+ * A transfer the lifecycle asks for: the order, and the key that makes it happen once. The
+ * lifecycle claims every payout, delivery and refund in the database before calling the adapter, and
+ * keeps the claim alive while the call runs; only when its instance dies (or stalls past the claim's
+ * lease) does another instance ask again, with the same key. An adapter must make every call with
+ * one key one transfer: the first call sends it, a later one answers the first one's hash (a real
+ * chain's payment API takes the key as its idempotency key, or the adapter looks the key up in its
+ * own record of what it sent before sending).
  */
+export interface TransferRequest {
+  order: SettlementOrder;
+  idempotencyKey: string;
+}
+
 export interface SettlementAdapter {
   sourceConfirmed(order: SettlementOrder, nowMs: number): boolean;
   /** No source transaction was seen within the payment window: the order expires. */
   paymentWindowClosed(order: SettlementOrder, nowMs: number): boolean;
-  /** Sends the Bitcoin payout of an offramp; resolves to its txid. */
-  sendPayout(order: SettlementOrder): Promise<string>;
   payoutConfirmed(order: SettlementOrder, nowMs: number): boolean;
+  /**
+   * When the answers above may next change for this order (Unix ms, after `nowMs`): the lifecycle
+   * looks at the order again then, and not before unless something happens to it (its source
+   * transaction is registered, its payout sent). An adapter that polls a chain answers its polling time.
+   */
+  nextCheckMs(order: SettlementOrder, nowMs: number): number;
+  /** Sends the Bitcoin payout of an offramp; resolves to its txid. */
+  sendPayout(request: TransferRequest): Promise<string>;
   /** Delivers the output on the destination chain; resolves to the transaction hash. */
-  deliver(order: SettlementOrder, chain: ChainKind): Promise<string>;
+  deliver(request: TransferRequest, chain: ChainKind): Promise<string>;
   /** Returns the input on the source chain; resolves to the transaction hash. */
-  refund(order: SettlementOrder, chain: ChainKind): Promise<string>;
+  refund(request: TransferRequest, chain: ChainKind): Promise<string>;
+}
+
+export interface SimulatedChainsOptions {
+  confirmationDelaySeconds: number;
+  payoutDelaySeconds: number;
+  unpaidOrderExpirySeconds: number;
+  /** How long a transfer takes to send (a real chain's call takes seconds): 0 by default. */
+  sendDelayMs?: number;
 }
 
 export class SimulatedChains implements SettlementAdapter {
   constructor(
-    private readonly delays: { confirmationDelaySeconds: number; payoutDelaySeconds: number; unpaidOrderExpirySeconds: number },
+    private readonly options: SimulatedChainsOptions,
+    /**
+     * Where the transfers are recorded by idempotency key, shared by every instance (the gateway
+     * passes its store). Without one nothing is recorded; a key asked again still gets the same
+     * hash, which derives from the order.
+     */
+    private readonly ledger?: Queryable,
   ) {}
 
   sourceConfirmed(order: SettlementOrder, nowMs: number): boolean {
-    return order.sourceSeenMs !== null && nowMs >= order.sourceSeenMs + this.delays.confirmationDelaySeconds * 1000;
+    return order.sourceSeenMs !== null && nowMs >= order.sourceSeenMs + this.options.confirmationDelaySeconds * 1000;
   }
 
   paymentWindowClosed(order: SettlementOrder, nowMs: number): boolean {
-    return order.sourceSeenMs === null && nowMs >= order.createdMs + this.delays.unpaidOrderExpirySeconds * 1000;
-  }
-
-  async sendPayout(order: SettlementOrder): Promise<string> {
-    return simulatedHash('bitcoin', `payout:${order.id}`);
+    return order.sourceSeenMs === null && nowMs >= order.createdMs + this.options.unpaidOrderExpirySeconds * 1000;
   }
 
   payoutConfirmed(order: SettlementOrder, nowMs: number): boolean {
-    return order.payoutSentMs !== null && nowMs >= order.payoutSentMs + this.delays.payoutDelaySeconds * 1000;
+    return order.payoutSentMs !== null && nowMs >= order.payoutSentMs + this.options.payoutDelaySeconds * 1000;
   }
 
-  async deliver(order: SettlementOrder, chain: ChainKind): Promise<string> {
-    return simulatedHash(chain, `deliver:${order.id}`);
+  nextCheckMs(order: SettlementOrder, nowMs: number): number {
+    const at =
+      order.sourceSeenMs === null
+        ? order.createdMs + this.options.unpaidOrderExpirySeconds * 1000
+        : order.payoutSentMs === null
+          ? order.sourceSeenMs + this.options.confirmationDelaySeconds * 1000
+          : order.payoutSentMs + this.options.payoutDelaySeconds * 1000;
+    return Math.max(at, nowMs);
   }
 
-  async refund(order: SettlementOrder, chain: ChainKind): Promise<string> {
-    return simulatedHash(chain, `refund:${order.id}`);
+  sendPayout(request: TransferRequest): Promise<string> {
+    return this.send(request, simulatedHash('bitcoin', `payout:${request.order.id}`));
+  }
+
+  deliver(request: TransferRequest, chain: ChainKind): Promise<string> {
+    return this.send(request, simulatedHash(chain, `deliver:${request.order.id}`));
+  }
+
+  refund(request: TransferRequest, chain: ChainKind): Promise<string> {
+    return this.send(request, simulatedHash(chain, `refund:${request.order.id}`));
+  }
+
+  /**
+   * One transfer per key: a key asked again counts the attempt and answers the first transfer's
+   * hash. The transfer is made first and the answer takes `sendDelayMs`, as a real chain's call
+   * does: an instance that dies meanwhile leaves a transfer made that its order does not record.
+   */
+  private async send({ idempotencyKey }: TransferRequest, txHash: string): Promise<string> {
+    const [sent] = this.ledger
+      ? await this.ledger.query<{ tx_hash: string }>(
+          `INSERT INTO simulated_transfers (idempotency_key, tx_hash) VALUES ($1, $2)
+           ON CONFLICT (idempotency_key) DO UPDATE SET attempts = simulated_transfers.attempts + 1 RETURNING tx_hash`,
+          [idempotencyKey, txHash],
+        )
+      : [{ tx_hash: txHash }];
+    if (this.options.sendDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.sendDelayMs));
+    return sent!.tx_hash;
   }
 }
 

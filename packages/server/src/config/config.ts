@@ -119,6 +119,13 @@ export interface GatewayConfig {
     unpaidOrderExpirySeconds: number;
     /** How often the chain adapters are polled. 0 turns the background loop off (tests advance by hand). */
     tickMs: number;
+    /**
+     * An instance claims a payout, delivery or refund before it sends it and renews the claim while it
+     * works; a claim not renewed for this long (its instance died) is taken over by another. Default 10.
+     */
+    effectLeaseSeconds: number;
+    /** How long the simulated chains take to send a transfer, in ms (a real chain's call takes seconds). Default 0. */
+    simulatedSendMs: number;
   };
   bitcoin: {
     network: 'bitcoin' | 'testnet' | 'regtest';
@@ -154,7 +161,7 @@ export function loadConfig(options: { configFile?: string; overrides?: ConfigOve
   } catch (error) {
     throw new ConfigError(`cannot read the configuration file ${file}: ${(error as Error).message}`);
   }
-  config = merge({ checkResponses: { every: 1 } } as GatewayConfig, config);
+  config = merge({ checkResponses: { every: 1 }, lifecycle: { effectLeaseSeconds: 10, simulatedSendMs: 0 } } as GatewayConfig, config);
   config = merge(config, fromEnvironment(env));
   if (options.overrides) config = merge(config, options.overrides);
   checkConfig(config);
@@ -243,6 +250,7 @@ function checkConfig(config: GatewayConfig): void {
     problems.push('checkResponses.every must be a whole number from 1');
   if (!(config.lifecycle.unpaidOrderExpirySeconds > 0))
     problems.push('lifecycle.unpaidOrderExpirySeconds must be a positive number of seconds');
+  if (!(config.lifecycle.effectLeaseSeconds >= 1)) problems.push('lifecycle.effectLeaseSeconds must be at least 1 second');
   if (config.priceWalk) problems.push(...priceWalkProblems(config.priceWalk).map((problem) => `priceWalk.${problem}`));
   if (problems.length) throw new ConfigError(`invalid configuration:\n- ${problems.join('\n- ')}`);
 }

@@ -29,7 +29,15 @@ import {
   type DocumentedFailure,
   type Operation,
 } from '@swap-gateway/openapi';
-import { type DetailsOf, type DomainError, invalidRequest, OrderStateError, type ErrorCode, type ErrorDetails } from '../errors.js';
+import {
+  type DependencyUnavailable,
+  type DetailsOf,
+  type DomainError,
+  invalidRequest,
+  OrderStateError,
+  type ErrorCode,
+  type ErrorDetails,
+} from '../errors.js';
 
 /** The operation a raw request line names (HEAD is its GET; an empty segment still names get-order). */
 export function operationOf(operations: readonly Operation[], method: string, url: string): Operation | undefined {
@@ -59,7 +67,7 @@ export class ApiFailure<Code extends ErrorCode = ErrorCode> extends Error {
 }
 
 /** The statuses of the HTTP edge: the same on every operation, answered only by the failures below. */
-export const edgeStatuses: readonly string[] = ['401', '429', '500'];
+export const edgeStatuses: readonly string[] = ['401', '429', '500', '503'];
 
 const tables = new WeakMap<Operation, ReadonlyMap<string, number>>();
 
@@ -144,3 +152,16 @@ export const rateLimited = (max: number, windowSeconds: number) =>
 
 /** An unexpected fault: nothing of it is told. */
 export const internalError = () => new ApiFailure(500, 'INTERNAL_ERROR', 'an unexpected error occurred', null);
+
+/** Seconds a client is told to wait while a dependency is unreachable: a restart or a failover takes a few. */
+const unavailableRetryAfterSeconds = 2;
+
+/** 503: a dependency is unreachable; the request did nothing and may be sent again after Retry-After. */
+export const dependencyUnavailable = (error: DependencyUnavailable) =>
+  new ApiFailure(
+    503,
+    'INTERNAL_ERROR',
+    `the gateway's ${error.dependency === 'database' ? 'database' : 'rate-limit store'} is unreachable; nothing was done, try again after Retry-After seconds`,
+    null,
+    { 'retry-after': String(unavailableRetryAfterSeconds) },
+  );

@@ -11,6 +11,7 @@
  * and an order has one final effect (delivery or payout, refund, forced failure), claimed once, so a
  * refund or failure forced while the delivery is under way is refused rather than both happening.
  */
+import { randomUUID } from 'node:crypto';
 import type { SettlementAdapter, SettlementOrder } from '../chains/settlement.js';
 import { simulatedHash, transactionHashProblem } from '../chains/settlement.js';
 import type { Clock } from '../clock.js';
@@ -20,12 +21,14 @@ import type { Database } from '../store/database.js';
 import type { OrderEvents } from './events.js';
 import {
   claimEffect,
+  dueOrders,
   findOrder,
+  keepClaimsAlive,
   markPayoutSent,
   markSourceSeen,
   normalizeHash,
-  ordersInProgress,
   recordEffect,
+  scheduleOrder,
   settleOrder,
   type OrderRow,
   type Outcome,
@@ -38,18 +41,43 @@ export type ForcedOutcome = 'success' | 'failed' | 'refunded';
 /** An order's final effect: `fail` is a forced failure, which sends nothing but rules the others out. */
 type Effect = 'payout' | 'deliver' | 'refund' | 'fail';
 
-/** A claim without a result older than this is taken to be of an instance that died mid-way. */
-const effectLeaseSeconds = 300;
+/** How many due orders a pass reads at once; it reads again while batches come full. */
+const batchSize = 200;
+/** How many orders this instance looks at together: a slow transfer holds one of them, not the pass. */
+const concurrentVisits = 32;
+/** When an order cannot go on (another instance's effect under way, a chain call failed), how soon it is looked at again. */
+const retryMs = 1000;
 
 /** How long `catchUp` waits for another instance's effect under way before it looks again, and how often at most. */
 const catchUpPauseMs = 100;
 const catchUpRounds = 50;
 
+export interface LifecycleOptions {
+  /**
+   * A claim on an effect not kept alive for this long is taken to be of an instance that died
+   * mid-way, and is taken over; a live instance renews its claims three times as often.
+   */
+  effectLeaseSeconds: number;
+}
+
+/**
+ * The background loop: every `intervalMs`, a pass reads the orders due a look (the agenda, indexed
+ * by due time: orders/queries.ts dueOrders) and looks at each: settles it, sends what is due, or
+ * writes when the chains may next have news of it (SettlementAdapter.nextCheckMs). Orders not due
+ * cost a pass nothing, however many are open.
+ */
 export class Lifecycle {
   private timer: NodeJS.Timeout | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
-  /** Set by a pass that found an effect due claimed by another instance and not done yet. */
+  /** The orders this instance is looking at, by id; a pass leaves them out. */
+  private readonly visiting = new Map<string, Promise<void>>();
+  /** The orders whose effect this instance has claimed and is performing: their claims are kept alive. */
+  private readonly performing = new Set<string>();
+  /** Set by a visit that found an effect due claimed by another instance and not done yet. */
   private underWayElsewhere = false;
+  /** This instance, as the claimant of the effects it performs. */
+  private readonly claimant = randomUUID();
 
   constructor(
     private readonly db: Database,
@@ -58,32 +86,48 @@ export class Lifecycle {
     private readonly view: OrderView,
     private readonly clock: Clock,
     private readonly events: OrderEvents,
+    private readonly options: LifecycleOptions,
     /** Brings what the clock reads up to date before a pass (the sandbox's offset, set by any process). */
     private readonly beforePass: () => Promise<void> = () => Promise.resolve(),
+    /** A pass or a look at an order that failed (the database unreachable, a chain call refused): it is tried again later. */
+    private readonly onError: (error: unknown) => void = () => undefined,
   ) {}
 
   start(intervalMs: number): void {
     if (intervalMs <= 0) return;
-    this.timer = setInterval(() => void this.tick().catch(() => undefined), intervalMs);
+    // The looks a pass starts may outlast it: the next pass starts on time and leaves them out.
+    this.timer = setInterval(() => void this.startPass().catch(this.onError), intervalMs);
     this.timer.unref();
   }
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
     await this.running;
+    await this.settled();
   }
 
-  /** One pass over the orders in progress. Passes never overlap. */
-  tick(): Promise<void> {
+  /** One pass over the orders due, and the looks it started. */
+  async tick(): Promise<void> {
+    await this.startPass();
+    await this.settled();
+  }
+
+  /** Reads the orders due and starts looking at them; passes never overlap. */
+  private startPass(): Promise<void> {
     this.running ??= this.pass().finally(() => (this.running = undefined));
     return this.running;
   }
 
+  /** Resolves when every look under way here has finished. */
+  private async settled(): Promise<void> {
+    while (this.visiting.size > 0) await Promise.allSettled([...this.visiting.values()]);
+  }
+
   /**
    * What is due now has happened when this resolves (the sandbox's clock control): a pass that
-   * starts after the call (one under way may have read the clock before it moved), then more while
-   * another instance is mid-way through an effect that is due (its payout sent, not yet recorded),
-   * for at most five seconds (an instance that died holds its claim for the lease).
+   * starts after the call (one under way may have read the clock before it moved) and the looks it
+   * started, then more while another instance is mid-way through an effect that is due (its payout
+   * sent, not yet recorded), for at most five seconds (an instance that died holds its claim for the lease).
    */
   async catchUp(): Promise<void> {
     for (let round = 0; round < catchUpRounds; round++) {
@@ -98,26 +142,51 @@ export class Lifecycle {
   private async pass(): Promise<void> {
     await this.beforePass();
     const now = this.clock.now();
-    for (const order of await ordersInProgress(this.db, false)) {
-      if (this.chains.paymentWindowClosed(settlementOrder(order), now)) {
-        await this.settle(order, 'failed', {
-          failed: { reason: 'expired', message: 'no source transaction was seen in time; the reserved liquidity is released' },
-        });
+    for (;;) {
+      const due = await dueOrders(this.db, now, batchSize, [...this.visiting.keys()]);
+      for (const entry of due) {
+        while (this.visiting.size >= concurrentVisits) await Promise.race(this.visiting.values());
+        const visit = this.visit(entry.order, now)
+          .catch((error: unknown) => {
+            this.onError(error);
+            return now + retryMs;
+          })
+          // Later than this pass's now, whatever an adapter answers: the pass reads what is due until none is left.
+          .then((nextMs) => (nextMs === undefined ? undefined : scheduleOrder(this.db, entry, Math.max(nextMs, now + 1))))
+          .catch(this.onError)
+          .finally(() => this.visiting.delete(entry.order.id));
+        this.visiting.set(entry.order.id, visit);
       }
+      if (due.length < batchSize) return;
     }
-    for (const order of await ordersInProgress(this.db, true)) {
-      if (!this.chains.sourceConfirmed(settlementOrder(order), now)) continue;
-      if (order.route === 'offramp' && !order.payout_txid) {
-        const txid = await this.once(order, 'payout');
-        if (txid) {
-          await markPayoutSent(this.db, order.id, txid, now);
-          this.events.changed(order.id);
-        }
-      } else if (order.route !== 'offramp' || this.chains.payoutConfirmed(settlementOrder(order), now)) {
-        const delivery = await this.delivery(order);
-        if (delivery) await this.settle(order, 'success', { transfers: [delivery] });
-      }
+  }
+
+  /**
+   * Looks at one order due: settles it, or does what is due next. Resolves to when it is next due
+   * a look, or undefined when it settled (it left the agenda) or another instance moved it on.
+   */
+  private async visit(order: OrderRow, now: number): Promise<number | undefined> {
+    const chainOrder = settlementOrder(order);
+    if (chainOrder.sourceSeenMs === null) {
+      if (!this.chains.paymentWindowClosed(chainOrder, now)) return this.chains.nextCheckMs(chainOrder, now);
+      await this.settle(order, 'failed', {
+        failed: { reason: 'expired', message: 'no source transaction was seen in time; the reserved liquidity is released' },
+      });
+      return undefined;
     }
+    if (!this.chains.sourceConfirmed(chainOrder, now)) return this.chains.nextCheckMs(chainOrder, now);
+    if (order.route === 'offramp' && !order.payout_txid) {
+      const txid = await this.once(order, 'payout');
+      if (!txid) return now + retryMs;
+      await markPayoutSent(this.db, order.id, txid, now);
+      this.events.changed(order.id);
+      return this.chains.nextCheckMs({ ...chainOrder, payoutSentMs: now }, now);
+    }
+    if (order.route === 'offramp' && !this.chains.payoutConfirmed(chainOrder, now)) return this.chains.nextCheckMs(chainOrder, now);
+    const delivery = await this.delivery(order);
+    if (!delivery) return now + retryMs;
+    await this.settle(order, 'success', { transfers: [delivery] });
+    return undefined;
   }
 
   /** The user sent the source transaction of an offramp or token swap: the indexer sees it now. */
@@ -169,7 +238,7 @@ export class Lifecycle {
 
   /** A forced failure takes the order's final-effect claim, so that no delivery or refund starts after it (or is under way). */
   private async failure(order: OrderRow): Promise<boolean> {
-    const claim = await claimEffect(this.db, order.id, 'fail', effectLeaseSeconds);
+    const claim = await claimEffect(this.db, order.id, 'fail', this.claimant, this.options.effectLeaseSeconds);
     return claim.claimed || claim.effect === 'fail';
   }
 
@@ -180,19 +249,44 @@ export class Lifecycle {
    * order's final effect is another one.
    */
   private async once(order: OrderRow, effect: Exclude<Effect, 'fail'>): Promise<string | undefined> {
-    const claim = await claimEffect(this.db, order.id, effect, effectLeaseSeconds);
+    const claim = await claimEffect(this.db, order.id, effect, this.claimant, this.options.effectLeaseSeconds);
     if (!claim.claimed) {
       if (claim.effect === effect && claim.result == null) this.underWayElsewhere = true;
       return claim.effect === effect ? (claim.result ?? undefined) : undefined;
     }
-    const txHash =
-      effect === 'payout'
-        ? await this.chains.sendPayout(settlementOrder(order))
-        : effect === 'deliver'
-          ? await this.chains.deliver(settlementOrder(order), this.catalogue.kindOf(order.dst_chain)!)
-          : await this.chains.refund(settlementOrder(order), this.catalogue.kindOf(order.src_chain)!);
-    await recordEffect(this.db, order.id, effect, txHash);
-    return txHash;
+    this.performing.add(order.id);
+    this.keepClaimsAlive();
+    try {
+      // The key is the order's effect: an instance that takes over a dead one's claim asks for the same transfer.
+      const request = { order: settlementOrder(order), idempotencyKey: `${order.id}:${effect}` };
+      const txHash =
+        effect === 'payout'
+          ? await this.chains.sendPayout(request)
+          : effect === 'deliver'
+            ? await this.chains.deliver(request, this.catalogue.kindOf(order.dst_chain)!)
+            : await this.chains.refund(request, this.catalogue.kindOf(order.src_chain)!);
+      await recordEffect(this.db, order.id, effect, txHash);
+      return txHash;
+    } finally {
+      this.performing.delete(order.id);
+    }
+  }
+
+  /** While this instance performs effects, it renews their claims a third of a lease apart. */
+  private keepClaimsAlive(): void {
+    if (this.heartbeat) return;
+    this.heartbeat = setInterval(
+      () => {
+        if (this.performing.size === 0) {
+          clearInterval(this.heartbeat);
+          this.heartbeat = undefined;
+          return;
+        }
+        keepClaimsAlive(this.db, [...this.performing], this.claimant).catch(this.onError);
+      },
+      (this.options.effectLeaseSeconds * 1000) / 3,
+    );
+    this.heartbeat.unref();
   }
 
   private transfer(chain: string, token: string, amount: string, txHash: string): SettlementTransfer {

@@ -64,11 +64,15 @@ const columns = `
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** Writes the order, due a first look by the lifecycle (which then reads its next due time from the chains). */
 export async function insertOrder(db: Queryable, order: NewOrder): Promise<void> {
   await db.query(
-    `INSERT INTO orders (id, quote_id, api_version, route, src_chain, src_token, src_amount, dst_chain, dst_token, dst_amount,
-       sender, recipient, refund_address, deposit_address, op_return_data, estimated_time_secs, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)`,
+    `WITH inserted AS (
+       INSERT INTO orders (id, quote_id, api_version, route, src_chain, src_token, src_amount, dst_chain, dst_token, dst_amount,
+         sender, recipient, refund_address, deposit_address, op_return_data, estimated_time_secs, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)
+       RETURNING id, created_at)
+     INSERT INTO order_agenda (order_id, due_at) SELECT id, created_at FROM inserted`,
     [
       order.id,
       order.quote_id,
@@ -148,19 +152,46 @@ export async function listOrders(db: Queryable, address: string, limit: number, 
   );
 }
 
-/** Orders in progress: those whose source transaction was seen, or those still waiting for it. */
-export async function ordersInProgress(db: Queryable, sourceSeen: boolean): Promise<OrderRow[]> {
-  return db.query<OrderRow>(
-    `SELECT ${columns} FROM orders WHERE status = 'inProgress' AND (src_seen_at IS NOT NULL) = $1 ORDER BY orders.seq`,
-    [sourceSeen],
+/** An order on the lifecycle's agenda, with the due time it was read at (as the database writes it). */
+export interface DueOrder {
+  order: OrderRow;
+  dueAt: string;
+}
+
+/**
+ * The lifecycle's next orders: in progress and due a look at `nowMs`, earliest first, at most
+ * `limit`, leaving out `excluded` (those this instance is already looking at). Read through the
+ * agenda's index on due times: the cost follows the orders due, not the orders open.
+ */
+export async function dueOrders(db: Queryable, nowMs: number, limit: number, excluded: string[]): Promise<DueOrder[]> {
+  return db.query<DueOrder>(
+    `SELECT to_json(o) AS "order", o.due_at::text AS "dueAt" FROM (
+       SELECT ${columns}, order_agenda.due_at FROM order_agenda JOIN orders ON orders.id = order_agenda.order_id
+       WHERE order_agenda.due_at <= $1 AND NOT (order_agenda.order_id = ANY($3::uuid[]))
+       ORDER BY order_agenda.due_at LIMIT $2) o`,
+    [iso(nowMs), limit, excluded],
   );
 }
 
-/** Records the source transaction once; false when the order already has one (or is settled). */
+/**
+ * When an order looked at is next due a look, unless something happened to it meanwhile (its due
+ * time is no longer the one read): then it stays due now. Settled orders have left the agenda.
+ */
+export async function scheduleOrder(db: Queryable, due: DueOrder, nextMs: number): Promise<void> {
+  await db.query('UPDATE order_agenda SET due_at = $3 WHERE order_id = $1 AND due_at = $2::timestamptz', [
+    due.order.id,
+    due.dueAt,
+    iso(nextMs),
+  ]);
+}
+
+/** Records the source transaction once, and makes the order due a look; false when it already has one (or is settled). */
 export async function markSourceSeen(db: Queryable, id: string, txHash: string, atMs: number): Promise<boolean> {
   const rows = await db.query(
-    `UPDATE orders SET src_tx_hash = $2, src_seen_at = $3, updated_at = $3
-     WHERE id = $1 AND src_tx_hash IS NULL AND status = 'inProgress' RETURNING id`,
+    `WITH seen AS (
+       UPDATE orders SET src_tx_hash = $2, src_seen_at = $3, updated_at = $3
+       WHERE id = $1 AND src_tx_hash IS NULL AND status = 'inProgress' RETURNING id)
+     UPDATE order_agenda SET due_at = $3 FROM seen WHERE order_agenda.order_id = seen.id RETURNING seen.id`,
     [id, txHash, iso(atMs)],
   );
   return rows.length === 1;
@@ -174,8 +205,9 @@ export async function markPayoutSent(db: Queryable, id: string, txid: string, at
 }
 
 /**
- * Settles an order still in progress and returns its reserved liquidity in the same transaction:
- * spent on success, released otherwise. False when the order was already settled.
+ * Settles an order still in progress (it leaves the lifecycle's agenda) and returns its reserved
+ * liquidity in the same transaction: spent on success, released otherwise. False when the order was
+ * already settled.
  */
 export async function settleOrder(
   db: Queryable,
@@ -189,6 +221,7 @@ export async function settleOrder(
     [order.id, status, JSON.stringify(outcome), iso(atMs)],
   );
   if (rows.length !== 1) return false;
+  await db.query('DELETE FROM order_agenda WHERE order_id = $1', [order.id]);
   await db.query(
     `UPDATE liquidity SET reserved = reserved - $3::numeric, total = total - CASE WHEN $4 THEN $3::numeric ELSE 0 END WHERE chain = $1 AND token = $2`,
     [order.dst_chain, order.dst_token, order.dst_amount, status === 'success'],
@@ -241,23 +274,24 @@ export async function listLiquidity(db: Queryable): Promise<Array<{ chain: strin
  * Claims the final effect of an order (its delivery or offramp payout, its refund, or a forced
  * failure) before it happens: an order has one, so of several instances, and of a delivery and a
  * refund forced meanwhile, exactly one goes ahead. Answers `claimed` to the one that must perform
- * it, else the effect that holds the claim with its recorded result (null while it is under way).
- * A claim of the same effect left without a result for `leaseSeconds` (its instance died mid-way)
- * is taken over; another effect's claim never is.
+ * it (`claimant`, the instance), else the effect that holds the claim with its recorded result (null
+ * while it is under way). A claim of the same effect left without a result and not kept alive for
+ * `leaseSeconds` (its instance died mid-way) is taken over; another effect's claim never is.
  */
 export async function claimEffect(
   db: Queryable,
   orderId: string,
   effect: string,
+  claimant: string,
   leaseSeconds: number,
 ): Promise<{ claimed: true } | { claimed: false; effect: string; result: string | null }> {
   const claimed = await db.query(
-    `INSERT INTO order_effects (order_id, effect, claimed_at) VALUES ($1, $2, clock_timestamp())
-     ON CONFLICT (order_id) DO UPDATE SET claimed_at = EXCLUDED.claimed_at
+    `INSERT INTO order_effects (order_id, effect, claimed_at, claimed_by) VALUES ($1, $2, clock_timestamp(), $4)
+     ON CONFLICT (order_id) DO UPDATE SET claimed_at = EXCLUDED.claimed_at, claimed_by = EXCLUDED.claimed_by
        WHERE order_effects.effect = EXCLUDED.effect AND order_effects.result IS NULL
          AND order_effects.claimed_at < clock_timestamp() - make_interval(secs => $3)
      RETURNING order_id`,
-    [orderId, effect, leaseSeconds],
+    [orderId, effect, leaseSeconds, claimant],
   );
   if (claimed.length === 1) return { claimed: true };
   const [row] = await db.query<{ effect: string; result: string | null }>('SELECT effect, result FROM order_effects WHERE order_id = $1', [
@@ -266,7 +300,16 @@ export async function claimEffect(
   return { claimed: false, effect: row!.effect, result: row!.result };
 }
 
+/** The claimant is alive and still at work on these effects: their leases start again. */
+export async function keepClaimsAlive(db: Queryable, orderIds: string[], claimant: string): Promise<void> {
+  await db.query(
+    `UPDATE order_effects SET claimed_at = clock_timestamp()
+     WHERE order_id = ANY($1::uuid[]) AND claimed_by = $2 AND result IS NULL`,
+    [orderIds, claimant],
+  );
+}
+
 /** The claimed side effect happened; its result (a transaction hash) is what later passes use. */
 export async function recordEffect(db: Queryable, orderId: string, effect: string, result: string): Promise<void> {
-  await db.query('UPDATE order_effects SET result = $3 WHERE order_id = $1 AND effect = $2', [orderId, effect, result]);
+  await db.query('UPDATE order_effects SET result = $3 WHERE order_id = $1 AND effect = $2 AND result IS NULL', [orderId, effect, result]);
 }

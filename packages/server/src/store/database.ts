@@ -5,6 +5,7 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { DependencyUnavailable } from '../errors.js';
 
 export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
@@ -56,9 +57,29 @@ export class UniqueViolation extends Error {
   }
 }
 
-/** The engine's error, as a UniqueViolation when it is one. */
+/**
+ * Errors that say the database cannot be reached or is not serving now (it restarts, fails over, is
+ * down), rather than that the request was wrong: SQLSTATE classes 08 (connection exception) and 57P
+ * (operator intervention: shutdown, cannot connect now), the socket's own errors, and the driver's
+ * words for a connection cut or a connection not made in time.
+ */
+export function isUnavailable(error: unknown): boolean {
+  const { code, message } = error as { code?: string; message?: string };
+  if (typeof code === 'string' && (/^08/.test(code) || /^57P0[1-3]$/.test(code))) return true;
+  if (
+    typeof code === 'string' &&
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)
+  )
+    return true;
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+    message ?? '',
+  );
+}
+
+/** The engine's error in the store's terms: a UniqueViolation, a DependencyUnavailable, or as it is. */
 function translated(error: unknown): unknown {
-  return (error as { code?: string }).code === '23505' ? new UniqueViolation(error) : error;
+  if ((error as { code?: string }).code === '23505') return new UniqueViolation(error);
+  return isUnavailable(error) ? new DependencyUnavailable('database', error) : error;
 }
 
 const translating = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -72,6 +93,11 @@ const translating = async <T>(work: () => Promise<T>): Promise<T> => {
 export interface DatabaseOptions {
   /** postgres://... : use this PostgreSQL server. */
   databaseUrl?: string;
+  /**
+   * What happens to the PostgreSQL server's connections outside any query (an idle connection
+   * terminated by a restart), and while the store waits for the server at start-up: told, not thrown.
+   */
+  log?: (message: string, error: unknown) => void;
   /** Directory of the embedded database; omitted, the embedded database lives in memory. */
   dataDir?: string;
 }
@@ -80,8 +106,13 @@ export interface DatabaseOptions {
 const listeningQueryTimeoutMs = 5000;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openEmbedded(options.dataDir);
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options.log ?? (() => undefined)) : openEmbedded(options.dataDir);
 }
+
+/** How long a new connection to PostgreSQL may take before the request that needed it gets a 503. */
+const connectTimeoutMs = 5000;
+/** Start-up's waits between two tries while the server is unreachable: growing to the last, then kept. */
+const startWaitsMs = [250, 500, 1000, 2000, 5000];
 
 /**
  * An empty database's files, made by the first in-memory database of the process, from which the
@@ -112,12 +143,30 @@ async function openEmbedded(dataDir: string | undefined): Promise<Database> {
   };
 }
 
-async function openPostgres(databaseUrl: string): Promise<Database> {
+async function openPostgres(databaseUrl: string, log: NonNullable<DatabaseOptions['log']>): Promise<Database> {
   // Idle connections stay open (pg-pool closes them after 10 s by default): opening one again starts
   // a PostgreSQL backend and prepares the statements again (bench/README.md, "Measurements behind the code").
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, idleTimeoutMillis: 0 });
-  // Fail at start-up, not at the first request, when the server is unreachable.
-  await pool.query('SELECT 1');
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, idleTimeoutMillis: 0, connectionTimeoutMillis: connectTimeoutMs });
+  // An idle connection the server terminates (a restart, a failover) is dropped from the pool, which
+  // opens another when one is needed; unhandled, the event would end the process.
+  pool.on('error', (error) => log('a database connection was lost while idle; the next query opens another', error));
+  // Start once the server answers: an unreachable one (still starting, restarting) is waited for, so
+  // that a worker started during an outage serves when it ends; any other failure (a wrong password,
+  // no such database) is the configuration's and stops the start.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await pool.query('SELECT 1');
+      break;
+    } catch (error) {
+      if (!isUnavailable(error)) {
+        await pool.end();
+        throw error;
+      }
+      const waitMs = startWaitsMs[Math.min(attempt, startWaitsMs.length - 1)]!;
+      log(`the database is unreachable; trying again in ${waitMs} ms`, error);
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+    }
+  }
   // Statements outside transactions (the reads: get-order, get-orders, key lookups) are prepared once
   // per connection and then only executed: the SQL is fixed text, so one name per text.
   const names = new Map<string, string>();
@@ -133,7 +182,7 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
     engine: 'postgres',
     query: <Row>(sql: string, params?: unknown[]) =>
       translating(async () => (await pool.query({ name: named(sql), text: sql, values: params })).rows as Row[]),
-    ping: async () => void (await pool.query('SELECT 1')),
+    ping: () => translating(async () => void (await pool.query('SELECT 1'))),
     async listen(channel, events) {
       if (closed) throw new Error('the database is closed');
       // Named, so that an operator finds it in pg_stat_activity. A connection cut without a reset
@@ -179,7 +228,13 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
       };
     },
     async transaction(work) {
-      const client = await pool.connect();
+      const client = await translating(() => pool.connect());
+      let broken: Error | undefined;
+      // A connection terminated between two statements of the transaction (while `work` computes) is
+      // an 'error' event on the checked-out client, which the pool listens for only while it is idle:
+      // noted here, the next statement fails with it.
+      const cut = (error: Error) => (broken = error);
+      client.on('error', cut);
       try {
         await client.query('BEGIN');
         const result = await work({
@@ -188,10 +243,13 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        // A connection that failed is not given back to the pool, which would hand it to the next request.
+        if (isUnavailable(error)) broken = error as Error;
+        else await client.query('ROLLBACK').catch(() => undefined);
         throw translated(error);
       } finally {
-        client.release();
+        client.off('error', cut);
+        client.release(broken);
       }
     },
     async close() {

@@ -160,6 +160,28 @@ const migrations: Array<{ id: string; sql: string }> = [
       );
     `,
   },
+  {
+    // The lifecycle's agenda (orders/lifecycle.ts): when each order in progress is next due a look,
+    // so that a pass reads the orders due, through the index, not every order open. A row is written
+    // with the order, made due again by what happens to it, and deleted when it settles. Effects
+    // record who claimed them, so that a live instance keeps its own claims alive and no other.
+    // Transfers the simulated chains made, by idempotency key (chains/settlement.ts).
+    id: '008_lifecycle_agenda',
+    sql: `
+      CREATE TABLE order_agenda (
+        order_id uuid PRIMARY KEY REFERENCES orders (id),
+        due_at timestamptz NOT NULL
+      );
+      CREATE INDEX order_agenda_due ON order_agenda (due_at);
+      INSERT INTO order_agenda (order_id, due_at) SELECT id, now() FROM orders WHERE status = 'inProgress';
+      ALTER TABLE order_effects ADD COLUMN claimed_by text;
+      CREATE TABLE simulated_transfers (
+        idempotency_key text PRIMARY KEY,
+        tx_hash text NOT NULL,
+        attempts integer NOT NULL DEFAULT 1
+      );
+    `,
+  },
 ];
 
 export async function migrate(db: Database): Promise<string[]> {

@@ -1,0 +1,99 @@
+/**
+ * The lifecycle's cost follows the work due, not the orders open: a pass looks only at the orders
+ * on its agenda whose time has come, and a slow transfer holds its own order, not the others.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SimulatedChains, type SettlementOrder, type TransferRequest } from '../src/chains/settlement.js';
+import { loadConfig, type RunningServer } from '../src/index.js';
+import { client, offrampParams, testServer } from './helpers.js';
+
+const lifecycleConfig = loadConfig({ env: {} }).lifecycle;
+
+/** The simulated chains, counting the orders they are asked about. */
+class CountingChains extends SimulatedChains {
+  readonly asked = new Set<string>();
+  looks = 0;
+  override paymentWindowClosed(order: SettlementOrder, nowMs: number): boolean {
+    this.looks++;
+    this.asked.add(order.id);
+    return super.paymentWindowClosed(order, nowMs);
+  }
+}
+
+describe('a pass with 20,000 orders open', () => {
+  const chains = new CountingChains(lifecycleConfig);
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await testServer({ adapters: { settlement: chains } });
+  });
+  afterAll(() => server.close());
+
+  it('looks only at the orders due: the new one, not the 20,000 waiting for their payment', async () => {
+    const { db } = server.services;
+    // 20,000 unpaid orders, as create-order writes them (with their place on the agenda), not due before they expire.
+    await db.query(`
+      WITH inserted AS (
+        INSERT INTO orders (id, quote_id, api_version, route, src_chain, src_token, src_amount, dst_chain, dst_token, dst_amount,
+          recipient, estimated_time_secs, created_at, updated_at)
+        SELECT gen_random_uuid(), gen_random_uuid(), 'v4', 'offramp', 'ethereum', '0x2260FAC5E5542a773Aa44fBCfeDf7C193bc2C599', 1000000,
+          'bitcoin', '0x0000000000000000000000000000000000000000', 990000, 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', 3600, now(), now()
+        FROM generate_series(1, 20000)
+        RETURNING id, created_at)
+      INSERT INTO order_agenda (order_id, due_at) SELECT id, created_at + interval '1 hour' FROM inserted`);
+    const api = client(server.url);
+    const created = await api.post('/v4/create-order', (await api.quote(offrampParams())).body);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+
+    await server.services.lifecycle.tick();
+    expect([...chains.asked]).toEqual([created.body.offramp.order_id]);
+    // Looked at once, it is due again when its payment window closes: the next pass looks at nothing.
+    chains.looks = 0;
+    await server.services.lifecycle.tick();
+    expect(chains.looks).toBe(0);
+  });
+});
+
+/** The simulated chains, holding the payouts of the orders named until released. */
+class HeldPayouts extends SimulatedChains {
+  readonly held = new Map<string, () => void>();
+  readonly holding = new Set<string>();
+  override async sendPayout(request: TransferRequest): Promise<string> {
+    if (this.holding.has(request.order.id)) await new Promise<void>((resolve) => this.held.set(request.order.id, resolve));
+    return super.sendPayout(request);
+  }
+}
+
+describe('a payout that takes its time', () => {
+  const chains = new HeldPayouts({ ...lifecycleConfig, confirmationDelaySeconds: 0 });
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await testServer({ adapters: { settlement: chains }, config: { lifecycle: { ...lifecycleConfig, tickMs: 20 } } });
+  });
+  afterAll(() => {
+    for (const release of chains.held.values()) release();
+    return server.close();
+  });
+
+  it('holds its own order, not the payouts of the orders after it', async () => {
+    const api = client(server.url);
+    const offramp = async (amount: string) => {
+      const created = await api.post('/v4/create-order', (await api.quote(offrampParams({ amount }))).body);
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      return created.body.offramp.order_id as string;
+    };
+    const payout = async (id: string) => (await api.get(`/v4/get-order/${id}`)).body.status.inProgress?.pending_btc_payment?.txid;
+    const slow = await offramp('1500000');
+    const next = await offramp('1600000');
+    chains.holding.add(slow);
+    expect((await api.post(`/sandbox/orders/${slow}/source-sent`, {})).status).toBe(200);
+    while (!chains.held.has(slow)) await new Promise((resolve) => setTimeout(resolve, 10));
+
+    expect((await api.post(`/sandbox/orders/${next}/source-sent`, {})).status).toBe(200);
+    // The background loop runs every 20 ms; the slow payout stays held throughout.
+    while (!(await payout(next))) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await payout(slow)).toBeUndefined();
+
+    chains.held.get(slow)!();
+    while (!(await payout(slow))) await new Promise((resolve) => setTimeout(resolve, 20));
+  });
+});
