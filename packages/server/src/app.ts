@@ -5,8 +5,8 @@
  */
 import { answerClientError, matchOperation, requestMethods, type RouteTemplate } from '@swap-gateway/openapi';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
-import { registerAccess } from './http/access.js';
-import { registerCors } from './http/cors.js';
+import { accessPlugin } from './http/access.js';
+import { corsPlugin } from './http/cors.js';
 import { DependencyUnavailable, DomainError, invalidRequest } from './errors.js';
 import { documentPath, readDocument, type GatewayDocument } from './http/document.js';
 import {
@@ -24,7 +24,7 @@ import {
 import { registerOperations } from './http/register-operations.js';
 import { createCompilers } from './http/validation.js';
 import type { ApiKeys } from './keys/keys.js';
-import { sandboxRoutes } from './handlers/sandbox.js';
+import { sandboxPlugin } from './handlers/sandbox.js';
 import { v3Operations } from './handlers/v3.js';
 import { v4Operations } from './handlers/v4.js';
 import type { Services } from './services.js';
@@ -76,7 +76,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   // First, so that its preflight route (OPTIONS *) stays out of the route table below (which would
   // otherwise allow OPTIONS on every path, and cannot read `*`) and out of the rate limit, and its
   // onRequest hook runs before any that can fail: error answers carry the CORS headers too.
-  await registerCors(app, config.cors, requestMethods(operations));
+  await app.register(corsPlugin, { config: config.cors, methods: requestMethods(operations) });
 
   // Every route the app serves (the document's, the sandbox's, the health check), as templates for
   // the document's one matcher, which tells a path with other methods (405) from an unknown one.
@@ -99,16 +99,16 @@ export async function buildApp(services: Services, options: AppOptions): Promise
     return sendFailure(reply, answerFailure(operationOf(operations, request.method, request.url), known));
   });
 
-  const access = await registerAccess(app, { keys: options.keys, limits: config.rateLimits });
+  await app.register(accessPlugin, { keys: options.keys, limits: config.rateLimits });
 
-  app.setNotFoundHandler({ preHandler: [app.rateLimit(), access.authenticate] }, (request, reply) => {
+  app.setNotFoundHandler({ preHandler: [app.rateLimit(), app.access.authenticate] }, (request, reply) => {
     const path = request.url.split('?')[0]!;
     const match = matchOperation(routeTable, request.method, path);
     if (match.kind === 'method-not-allowed') return sendFailure(reply, methodNotAllowed(request.method, path, match.allowed));
     return sendFailure(reply, unknownPath(`no operation at ${request.method} ${path}`));
   });
 
-  if (services.sandbox) await sandboxRoutes(app, services, services.sandbox.state, services.sandbox.pricesSettable);
+  if (services.sandbox) await app.register(sandboxPlugin, { services, ...services.sandbox });
   registerOperations(app, source, { ...v4Operations(services), ...v3Operations(services) });
 
   // Each dependency's state, for a load balancer (503 takes the process out while one is down) and an operator.

@@ -34,6 +34,11 @@ const borders: Array<{ folder: string; forbidden: RegExp; why: string }> = [
   { folder: 'quote', forbidden: /(^|\/)orders\//, why: 'create-order reads quotes, not the other way round' },
   { folder: 'chains', forbidden: /(^|\/)orders\//, why: 'the chain adapters take domain orders, not store rows' },
   { folder: 'handlers', forbidden: /(^|\/)store\/|queries\.js$/, why: 'handlers run no SQL' },
+  {
+    folder: 'http',
+    forbidden: /(^|\/)(handlers|orders|quote|volumes|chains|sandbox|store)\//,
+    why: 'the HTTP edge (keys, limits, CORS, timeouts, the document) knows callers and requests; the handlers call the domain',
+  },
 ];
 
 describe('the borders between the domain modules', () => {

@@ -8,6 +8,7 @@
  * process of a deployment answers alike: each request first reads what other processes changed.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { isValidAddress } from '../chains/addresses.js';
 import { priceWalkProblems, type PriceWalk } from '../config/config.js';
 import { invalidRequest, orderNotFound } from '../errors.js';
@@ -26,19 +27,38 @@ const maxAdvanceSeconds = 10 * 365 * 86_400;
 /** The walk's deviation when a control starts it without one: 10% around the base. */
 const defaultDeviationBps = 1000;
 
-export async function sandboxRoutes(app: FastifyInstance, services: Services, state: SandboxState, pricesSettable: boolean): Promise<void> {
+interface SandboxOptions {
+  services: Services;
+  state: SandboxState;
+  pricesSettable: boolean;
+}
+
+/**
+ * Unencapsulated (fastify-plugin) for its hook, which reaches every route of the app: the store's
+ * latest state, and the faults of /v3 and /v4. The controls are a child context of their own.
+ * After the access plugin: the controls are rate limited.
+ */
+export const sandboxPlugin = fp<SandboxOptions>(
+  async (app, options) => {
+    const { state } = options;
+    app.addHook('preHandler', async (request) => {
+      if (!/^\/(v[34]|sandbox)\//.test(request.url)) return;
+      await state.refresh();
+      // Faults on request, so that integrators (and the contract suite) see how the API answers one;
+      // taken one by one in the store, so that N faults fail N requests whichever process gets them.
+      if (state.current.faults > 0 && request.url[1] === 'v' && (await takeFault(state))) {
+        throw new Error('sandbox: injected fault with internals that must not leak (10.0.0.7:5432)');
+      }
+    });
+    await app.register(sandboxControls, options);
+  },
+  { name: 'gateway-sandbox', fastify: '5.x', dependencies: ['gateway-access'] },
+);
+
+async function sandboxControls(app: FastifyInstance, { services, state, pricesSettable }: SandboxOptions): Promise<void> {
   const { lifecycle, view, clock, orders, bitcoin, catalogue } = services;
   const render = (order: Parameters<typeof view.render>[0]) => view.render(order, clock.now());
 
-  app.addHook('preHandler', async (request) => {
-    if (!/^\/(v[34]|sandbox)\//.test(request.url)) return;
-    await state.refresh();
-    // Faults on request, so that integrators (and the contract suite) see how the API answers one;
-    // taken one by one in the store, so that N faults fail N requests whichever process gets them.
-    if (state.current.faults > 0 && request.url[1] === 'v' && (await takeFault(state))) {
-      throw new Error('sandbox: injected fault with internals that must not leak (10.0.0.7:5432)');
-    }
-  });
   app.post('/sandbox/faults', async (request: FastifyRequest<{ Body: unknown }>) => {
     const count = objectBody(request.body).count ?? 1;
     if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > 1000)

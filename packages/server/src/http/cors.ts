@@ -6,7 +6,7 @@
  * and exposes Retry-After and Allow so that a page can read them.
  */
 import cors from '@fastify/cors';
-import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config/config.js';
 
 /** Request headers a page may send: the API key and a JSON body's type. */
@@ -29,18 +29,24 @@ export function isAllowedOrigin(origin: string, config: NonNullable<GatewayConfi
   }
 }
 
-/** `methods`: the ones the document's operations use (`requestMethods` of @swap-gateway/openapi). */
-export async function registerCors(app: FastifyInstance, config: GatewayConfig['cors'], methods: string[]): Promise<void> {
-  if (!config) return;
-  await app.register(cors, {
-    origin: (origin, callback) => callback(null, origin !== undefined && isAllowedOrigin(origin, config)),
-    methods,
-    allowedHeaders: corsAllowedHeaders,
-    exposedHeaders: corsExposedHeaders,
-    maxAge: 600,
-    // An OPTIONS request from an allowed origin without Access-Control-Request-Method gets the same
-    // empty 204 rather than the plugin's plain-text 400, which is not the gateway's error body. One
-    // without an allowed origin is not a preflight for us: the plugin hands it to the 404/405 handling.
-    strictPreflight: false,
-  });
-}
+/**
+ * `methods`: the ones the document's operations use (`requestMethods` of @swap-gateway/openapi).
+ * Unencapsulated (fastify-plugin): its onRequest hook and preflight route belong to the whole app.
+ */
+export const corsPlugin = fp<{ config: GatewayConfig['cors']; methods: string[] }>(
+  async (app, { config, methods }) => {
+    if (!config) return;
+    await app.register(cors, {
+      origin: (origin, callback) => callback(null, origin !== undefined && isAllowedOrigin(origin, config)),
+      methods,
+      allowedHeaders: corsAllowedHeaders,
+      exposedHeaders: corsExposedHeaders,
+      maxAge: 600,
+      // An OPTIONS request from an allowed origin without Access-Control-Request-Method gets the same
+      // empty 204 rather than the plugin's plain-text 400, which is not the gateway's error body. One
+      // without an allowed origin is not a preflight for us: the plugin hands it to the 404/405 handling.
+      strictPreflight: false,
+    });
+  },
+  { name: 'gateway-cors', fastify: '5.x' },
+);
