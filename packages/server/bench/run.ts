@@ -106,7 +106,7 @@ const checkEvery = 100;
  */
 function benchConfig(checkResponses = { every: checkEvery }, priceWalk?: GatewayConfig['priceWalk']): string {
   const config = JSON.parse(readFileSync(sandboxConfigFile, 'utf8')) as GatewayConfig;
-  config.rateLimits = { windowSeconds: 60, anonymous: 1_000_000_000, apiKey: 2_000_000_000 };
+  config.rateLimits = { windowSeconds: 60, anonymous: 1_000_000_000, apiKey: 2_000_000_000, keyLookups: 1_000_000_000 };
   config.liquidity = config.liquidity.map((entry) => ({ ...entry, amount: '1000000000000000000000' }));
   config.lifecycle = { ...config.lifecycle, confirmationDelaySeconds: 2, payoutDelaySeconds: 2 };
   config.checkResponses = checkResponses;

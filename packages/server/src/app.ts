@@ -101,7 +101,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
 
   await app.register(accessPlugin, { keys: options.keys, limits: config.rateLimits });
 
-  app.setNotFoundHandler({ preHandler: [app.rateLimit(), app.access.authenticate] }, (request, reply) => {
+  app.setNotFoundHandler({ preHandler: [app.rateLimit(), app.access.refuseBadKey] }, (request, reply) => {
     const path = request.url.split('?')[0]!;
     const match = matchOperation(routeTable, request.method, path);
     if (match.kind === 'method-not-allowed') return sendFailure(reply, methodNotAllowed(request.method, path, match.allowed));

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ApiKeys, generateApiKey, issueApiKey } from '../src/keys/keys.js';
 import { openDatabase, type Queryable } from '../src/store/database.js';
 import { migrate } from '../src/store/migrations.js';
+import type { RunningServer } from '../src/index.js';
 import { client, testServer } from './helpers.js';
 
 const run = promisify(execFile);
@@ -32,8 +33,8 @@ describe('API keys', () => {
 
       const withKey = client(server.url, { authorization: `Bearer ${key}` });
       const anonymous = client(server.url);
-      // The first request, before the key is verified, counts against the IP address (see below).
-      for (let i = 0; i < 7; i++) {
+      // Verified before it is counted: every request with the key is counted against the key's budget.
+      for (let i = 0; i < 6; i++) {
         const answer = await withKey.get('/v4/get-routes');
         expect(answer.status).toBe(200);
         // The document declares no rate-limit headers on a normal answer.
@@ -42,7 +43,7 @@ describe('API keys', () => {
       const keyLimited = await withKey.get('/v4/get-routes');
       expect(keyLimited).toMatchObject({ status: 429, body: { code: 'EXCEEDED_LIMIT', details: { limit: '6' } } });
 
-      for (let i = 0; i < 2; i++) expect((await anonymous.get('/v4/get-routes')).status).toBe(200);
+      for (let i = 0; i < 3; i++) expect((await anonymous.get('/v4/get-routes')).status).toBe(200);
       const limited = await anonymous.get('/v4/get-routes');
       expect(limited).toMatchObject({ status: 429, body: { code: 'EXCEEDED_LIMIT', details: { limit: '3' } } });
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -76,55 +77,79 @@ describe('API keys', () => {
   });
 });
 
-describe('bad keys and the rate limit', () => {
-  it('counts malformed and unknown keys against the IP budget before any key lookup', async () => {
-    const server = await testServer({ config: { rateLimits: { windowSeconds: 60, anonymous: 3, apiKey: 6 } } });
+describe('keys and the rate limit', () => {
+  /** Counts the key lookups the server makes from now on. */
+  function countLookups(server: RunningServer): { readonly count: number } {
+    const { db } = server.services;
+    const query = db.query.bind(db);
+    const counter = { count: 0 };
+    db.query = ((sql: string, params?: unknown[]) => {
+      if (sql.includes('FROM api_keys')) counter.count++;
+      return query(sql, params);
+    }) as typeof db.query;
+    return counter;
+  }
+
+  it('serves a valid key its process has not seen yet when keyless traffic has spent its address budget', async () => {
+    const server = await testServer({ config: { rateLimits: { windowSeconds: 60, anonymous: 2, apiKey: 5 } } });
     try {
-      const { db } = server.services;
-      const query = db.query.bind(db);
-      let lookups = 0;
-      db.query = ((sql: string, params?: unknown[]) => {
-        if (sql.includes('api_keys')) lookups++;
-        return query(sql, params);
-      }) as typeof db.query;
+      const { key } = await issueApiKey(server.services.db, 'partner');
+      const anonymous = client(server.url);
+      for (let i = 0; i < 2; i++) expect((await anonymous.get('/v4/get-routes')).status).toBe(200);
+      expect(await anonymous.get('/v4/get-routes')).toMatchObject({ status: 429, body: { details: { limit: '2' } } });
+      // Before, this key was counted against the spent keyless budget of its address first: 429.
+      const withKey = client(server.url, { authorization: `Bearer ${key}` });
+      for (let i = 0; i < 5; i++) expect((await withKey.get('/v4/get-routes')).status, String(i)).toBe(200);
+      expect(await withKey.get('/v4/get-routes')).toMatchObject({ status: 429, body: { details: { limit: '5' } } });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('looks bad keys up at most keyLookups times per address, and counts them against its keyless budget', async () => {
+    const server = await testServer({ config: { rateLimits: { windowSeconds: 60, anonymous: 3, apiKey: 6, keyLookups: 2 } } });
+    try {
+      const lookups = countLookups(server);
       const api = client(server.url);
+      // A malformed key needs no lookup; two unknown keys need one each. All three are counted.
       expect(await api.get('/v4/get-routes', { authorization: 'Bearer short' })).toMatchObject({ status: 401 });
       for (let i = 0; i < 2; i++)
         expect(await api.get('/v4/get-routes', { authorization: `Bearer ${generateApiKey()}` })).toMatchObject({
           status: 401,
           body: { error: 'unknown API key' },
         });
-      expect(lookups).toBe(2);
-      // The budget of 3 is spent: a fresh unknown key, a malformed key, an unknown path and no key all get 429, with no lookup.
-      for (const [path, headers] of [
-        ['/v4/get-routes', { authorization: `Bearer ${generateApiKey()}` }],
-        ['/v4/get-routes', { authorization: 'Bearer short' }],
-        ['/v4/nowhere', { authorization: `Bearer ${generateApiKey()}` }],
-        ['/v4/get-routes', {}],
-      ] as const) {
-        const answer = await api.get(path, headers);
-        expect(answer, path).toMatchObject({
-          status: 429,
-          body: { code: 'EXCEEDED_LIMIT', error: expect.any(String), details: { limit: '3' } },
-        });
+      expect(lookups.count).toBe(2);
+      // The lookups are spent: another key, unknown or not, is refused without one.
+      const { key } = await issueApiKey(server.services.db, 'behind the same address');
+      for (const presented of [generateApiKey(), key]) {
+        const answer = await api.get('/v4/nowhere', { authorization: `Bearer ${presented}` });
+        expect(answer).toMatchObject({ status: 429, body: { code: 'EXCEEDED_LIMIT', details: { limit: '2' } } });
         expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
       }
-      expect(lookups).toBe(2);
+      expect(lookups.count).toBe(2);
+      // The keyless budget of 3 is spent too: a malformed key and no key get its 429.
+      for (const headers of [{ authorization: 'Bearer short' }, {}] as Record<string, string>[]) {
+        const answer = await api.get('/v4/get-routes', headers);
+        expect(answer).toMatchObject({ status: 429, body: { code: 'EXCEEDED_LIMIT', error: expect.any(String), details: { limit: '3' } } });
+        expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+      }
+      expect(lookups.count).toBe(2);
     } finally {
       await server.close();
     }
   });
 
-  it('a valid key keeps its own, higher budget once verified', async () => {
+  it('looks a valid key up once and keeps it out of the keyless budget, which stays whole', async () => {
     const server = await testServer({ config: { rateLimits: { windowSeconds: 60, anonymous: 2, apiKey: 5 } } });
     try {
+      const lookups = countLookups(server);
       const { key } = await issueApiKey(server.services.db, 'partner');
       const withKey = client(server.url, { authorization: `Bearer ${key}` });
-      // The first request, before the key is verified, is counted against the IP address.
-      for (let i = 0; i < 6; i++) expect((await withKey.get('/v4/get-routes')).status, String(i)).toBe(200);
+      for (let i = 0; i < 5; i++) expect((await withKey.get('/v4/get-routes')).status, String(i)).toBe(200);
       expect(await withKey.get('/v4/get-routes')).toMatchObject({ status: 429, body: { details: { limit: '5' } } });
+      expect(lookups.count).toBe(1);
       const anonymous = client(server.url);
-      expect((await anonymous.get('/v4/get-routes')).status).toBe(200);
+      for (let i = 0; i < 2; i++) expect((await anonymous.get('/v4/get-routes')).status).toBe(200);
       expect(await anonymous.get('/v4/get-routes')).toMatchObject({ status: 429, body: { details: { limit: '2' } } });
     } finally {
       await server.close();

@@ -95,7 +95,17 @@ export interface GatewayConfig {
    * process's memory, or, with `redisUrl` (redis://host:port, or a Unix socket path), in Redis, so
    * that several instances count together.
    */
-  rateLimits: { windowSeconds: number; anonymous: number; apiKey: number; redisUrl?: string };
+  rateLimits: {
+    windowSeconds: number;
+    anonymous: number;
+    apiKey: number;
+    /**
+     * Lookups per IP address and window of keys this process has not verified in the last minute
+     * (a verified key is then remembered): bad keys cost at most this many queries per address.
+     */
+    keyLookups: number;
+    redisUrl?: string;
+  };
   /**
    * Which web pages may call the gateway from a browser (CORS). Absent: none.
    * `origins`: exact origins (where the docs site is published, e.g. "https://docs.example.com");
@@ -152,6 +162,13 @@ export type ConfigOverrides = {
   [K in keyof GatewayConfig]?: GatewayConfig[K] extends unknown[] ? GatewayConfig[K] : Partial<GatewayConfig[K]> | GatewayConfig[K];
 };
 
+/** Values a configuration file may leave out (merged section by section under the file's). */
+const defaults: ConfigOverrides = {
+  checkResponses: { every: 1 },
+  lifecycle: { effectLeaseSeconds: 10, simulatedSendMs: 0 },
+  rateLimits: { keyLookups: 300 },
+};
+
 export function loadConfig(options: { configFile?: string; overrides?: ConfigOverrides; env?: NodeJS.ProcessEnv } = {}): GatewayConfig {
   const env = options.env ?? process.env;
   const file = options.configFile ?? env.GATEWAY_CONFIG ?? sandboxConfigFile;
@@ -161,7 +178,7 @@ export function loadConfig(options: { configFile?: string; overrides?: ConfigOve
   } catch (error) {
     throw new ConfigError(`cannot read the configuration file ${file}: ${(error as Error).message}`);
   }
-  config = merge({ checkResponses: { every: 1 }, lifecycle: { effectLeaseSeconds: 10, simulatedSendMs: 0 } } as GatewayConfig, config);
+  config = merge(defaults as GatewayConfig, config);
   config = merge(config, fromEnvironment(env));
   if (options.overrides) config = merge(config, options.overrides);
   checkConfig(config);
@@ -241,6 +258,7 @@ function checkConfig(config: GatewayConfig): void {
       problems.push(`offramp route from ${route.srcChain} needs a Bitcoin price for totalFeeUsd`);
   }
   if (config.rateLimits.anonymous >= config.rateLimits.apiKey) problems.push('rateLimits.anonymous must be below rateLimits.apiKey');
+  if (!isWhole(config.rateLimits.keyLookups, 1)) problems.push('rateLimits.keyLookups must be a whole number from 1');
   for (const entry of config.liquidity)
     if (!tokens.has(tokenKey(entry.chain, entry.token))) problems.push(`liquidity for unknown token ${entry.chain}:${entry.token}`);
   if (config.orders.maxPageSize < 1 || config.orders.defaultPageSize > config.orders.maxPageSize)
@@ -254,6 +272,8 @@ function checkConfig(config: GatewayConfig): void {
   if (config.priceWalk) problems.push(...priceWalkProblems(config.priceWalk).map((problem) => `priceWalk.${problem}`));
   if (problems.length) throw new ConfigError(`invalid configuration:\n- ${problems.join('\n- ')}`);
 }
+
+const isWhole = (value: unknown, from: number) => Number.isInteger(value) && (value as number) >= from;
 
 /** What is wrong with a price walk, as `field must ...` sentences (also the sandbox control's check). */
 export function priceWalkProblems(walk: PriceWalk): string[] {

@@ -4,10 +4,13 @@
  * (@fastify/rate-limit), lower without a key (counted per IP address) than with one (per key).
  * Beyond it: 429 EXCEEDED_LIMIT with Retry-After.
  *
- * The limit is counted before a key is looked up, so that bad keys cannot cost a query each
- * without limit: only a key verified in the last minute (remembered by ApiKeys) is counted
- * against its own budget; any other request, a malformed or unknown key included, is counted
- * against its IP address's keyless budget, and only then is its key checked.
+ * A presented key is checked before the request is counted, so that a valid key is counted against
+ * its own budget from its first request, whatever keyless traffic from its address has spent. A key
+ * this process verified in the last minute costs nothing (ApiKeys remembers it); any other costs a
+ * lookup (hashed, compared in constant time: keys/keys.ts), and lookups are counted per IP address
+ * before they are made (`rateLimits.keyLookups`), so that bad keys cannot cost a query each without
+ * limit. A malformed or unknown key is then counted against its address's keyless budget, and
+ * refused with 401 once counted (429 when that budget is spent).
  *
  * The counters live in this process's memory, or in Redis when `rateLimits.redisUrl` is set, so that
  * several instances behind one address count one budget. Redis is checked at start; if it becomes
@@ -21,23 +24,23 @@ import { Redis } from 'ioredis';
 import type { GatewayConfig } from '../config/config.js';
 import type { ErrorDetails } from '../errors.js';
 import type { ApiKeys } from '../keys/keys.js';
-import { rateLimited, unauthorized, type ApiFailure } from './failures.js';
+import { type ApiFailure, rateLimited, unauthorized } from './failures.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     access: Access;
   }
   interface FastifyRequest {
-    /** Id of the caller's API key; undefined for keyless requests and keys not verified yet. */
+    /** Id of the caller's verified API key; undefined for keyless requests and refused keys. */
     apiKeyId: string | undefined;
-    /** What the Authorization header presents, read before the rate limit and checked after it. */
-    presentedKey: { key: string } | { refusal: ApiFailure } | undefined;
+    /** Why the presented key is refused: answered once the rate limit has counted the request. */
+    keyRefusal: ApiFailure | undefined;
   }
 }
 
 export interface Access {
-  /** Checks the presented key; runs after the rate limit has counted the request. */
-  authenticate(request: FastifyRequest): Promise<void>;
+  /** For a handler that runs the rate limit itself (the 404 handler), after it: refuses a malformed or unknown key. */
+  refuseBadKey(request: FastifyRequest): Promise<void>;
 }
 
 /**
@@ -47,31 +50,9 @@ export interface Access {
 export const accessPlugin = fp<{ keys: ApiKeys; limits: GatewayConfig['rateLimits'] }>(
   async (app, { keys, limits }) => {
     app.decorateRequest('apiKeyId', undefined);
-    app.decorateRequest('presentedKey', undefined);
+    app.decorateRequest('keyRefusal', undefined);
 
-    // Instance-level onRequest hooks run before the route-level one the rate limit adds. The hooks
-    // here are callback-style, not async: a request without a key (most of them) then costs no promise.
-    app.addHook('onRequest', (request, _reply, done) => {
-      const presented = readAuthorization(request.headers.authorization);
-      request.presentedKey = presented;
-      if (presented && 'key' in presented) request.apiKeyId = keys.cached(presented.key);
-      done();
-    });
-
-    const authenticate = async (request: FastifyRequest) => {
-      const presented = request.presentedKey;
-      if (!presented || request.apiKeyId) return;
-      if ('refusal' in presented) throw presented.refusal;
-      request.apiKeyId = await keys.verify(presented.key);
-      if (!request.apiKeyId) throw unauthorized('unknown API key', null);
-    };
-    // Unknown paths are rate limited in their handler's preHandler, after this hook: they check the
-    // key there (app.ts); routes without a rate limit (the health check) need no caller.
-    app.addHook('preParsing', (request, _reply, _payload, done) => {
-      if (request.is404 || request.routeOptions.config?.rateLimit === false || !request.presentedKey || request.apiKeyId) return done();
-      authenticate(request).then(() => done(), done);
-    });
-
+    const timeWindow = limits.windowSeconds * 1000;
     const redis = limits.redisUrl
       ? await connectRedis(limits.redisUrl, (error) => app.log.error({ err: error }, 'rate-limit store'))
       : undefined;
@@ -79,7 +60,7 @@ export const accessPlugin = fp<{ keys: ApiKeys; limits: GatewayConfig['rateLimit
     await app.register(rateLimit, {
       global: true,
       ...(redis ? { redis, nameSpace: 'gateway-rate-limit:', skipOnError: false } : {}),
-      timeWindow: limits.windowSeconds * 1000,
+      timeWindow,
       max: (request: FastifyRequest) => (request.apiKeyId ? limits.apiKey : limits.anonymous),
       keyGenerator: (request: FastifyRequest) => (request.apiKeyId ? `key:${request.apiKeyId}` : `ip:${request.ip}`),
       // Only the Retry-After of a 429 is documented; the x-ratelimit-* headers are part of no contract.
@@ -87,7 +68,46 @@ export const accessPlugin = fp<{ keys: ApiKeys; limits: GatewayConfig['rateLimit
       addHeaders: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false, 'retry-after': true },
       errorResponseBuilder: (_request, context) => rateLimited(context.max, limits.windowSeconds),
     });
-    app.decorate<Access>('access', { authenticate });
+    const countLookup = app.createRateLimit({
+      keyGenerator: (request: FastifyRequest) => `key-lookup:${request.ip}`,
+      max: limits.keyLookups,
+      timeWindow,
+    });
+
+    const identify = async (request: FastifyRequest, key: string) => {
+      const lookups = await countLookup(request);
+      if (!lookups.isAllowed && lookups.isExceeded) throw rateLimited(limits.keyLookups, limits.windowSeconds, lookups.ttlInSeconds);
+      request.apiKeyId = await keys.verify(key);
+      if (!request.apiKeyId) request.keyRefusal = unauthorized('unknown API key', null);
+    };
+    // Instance-level onRequest hooks run before the route-level one the rate limit adds, so the key
+    // decides the budget. Callback-style, not async: a request without a key (most of them) or with
+    // a key verified in the last minute then costs no promise.
+    app.addHook('onRequest', (request, _reply, done) => {
+      const header = request.headers.authorization;
+      // Routes without a rate limit (the health check) need no caller.
+      if (header === undefined || request.routeOptions.config?.rateLimit === false) return done();
+      const read = readApiKey(header);
+      if (!('key' in read)) {
+        request.keyRefusal = unauthorized(read.refusal.error, read.refusal.details as ErrorDetails);
+        return done();
+      }
+      request.apiKeyId = keys.cached(read.key);
+      if (request.apiKeyId) return done();
+      identify(request, read.key).then(() => done(), done);
+    });
+    // After every onRequest hook, so after the count. The 404 handler counts in its preHandler and
+    // refuses after it (refuseBadKey).
+    app.addHook('preParsing', (request, _reply, _payload, done) => {
+      if (request.keyRefusal && !request.is404) return done(request.keyRefusal);
+      done();
+    });
+
+    app.decorate<Access>('access', {
+      async refuseBadKey(request) {
+        if (request.keyRefusal) throw request.keyRefusal;
+      },
+    });
   },
   { name: 'gateway-access', fastify: '5.x' },
 );
@@ -104,11 +124,4 @@ async function connectRedis(url: string, onError: (error: Error) => void): Promi
     throw new Error(`the rate-limit store at ${url} is unreachable: ${(error as Error).message}`);
   }
   return redis;
-}
-
-/** The key the header presents, read by @swap-gateway/openapi's rule (the mock's front reads it alike). */
-function readAuthorization(header: string | undefined): FastifyRequest['presentedKey'] {
-  if (header === undefined) return undefined;
-  const read = readApiKey(header);
-  return 'key' in read ? read : { refusal: unauthorized(read.refusal.error, read.refusal.details as ErrorDetails) };
 }

@@ -141,13 +141,14 @@ export const methodNotAllowed = (method: string, path: string, allowed: string[]
 /** An API key that is malformed or unknown. */
 export const unauthorized = (message: string, details: ErrorDetails) => new ApiFailure(401, 'INVALID_REQUEST', message, details);
 
-/** Beyond the rate limit; @fastify/rate-limit adds the Retry-After header. */
-export const rateLimited = (max: number, windowSeconds: number) =>
+/** Beyond the rate limit; @fastify/rate-limit adds the Retry-After header, a limit counted without it passes `retryAfterSeconds`. */
+export const rateLimited = (max: number, windowSeconds: number, retryAfterSeconds?: number) =>
   new ApiFailure(
     429,
     'EXCEEDED_LIMIT',
     `rate limit of ${max} requests per ${windowSeconds} seconds exceeded; retry after the Retry-After delay`,
     { limit: String(max) },
+    retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) },
   );
 
 /** An unexpected fault: nothing of it is told. */
