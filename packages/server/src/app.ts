@@ -6,6 +6,7 @@
 import { answerClientError, matchOperation, requestMethods, type RouteTemplate } from '@swap-gateway/openapi';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { accessPlugin } from './http/access.js';
+import { connectionOptions } from './http/connections.js';
 import { corsPlugin } from './http/cors.js';
 import { DependencyUnavailable, DomainError, invalidRequest } from './errors.js';
 import { documentPath, readDocument, type GatewayDocument } from './http/document.js';
@@ -44,6 +45,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: config.server.bodyLimitBytes,
+    ...connectionOptions(config.server),
     // Longer than any URL Node reads (the request line counts against its 16 KiB header limit), so
     // a long path parameter reaches the document's validation like any other value.
     routerOptions: { maxParamLength: 64 * 1024 },

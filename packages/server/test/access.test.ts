@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config/config.js';
 import { ApiKeys, generateApiKey, issueApiKey } from '../src/keys/keys.js';
 import { openDatabase, type Queryable } from '../src/store/database.js';
 import { migrate } from '../src/store/migrations.js';
@@ -195,5 +196,47 @@ describe('key comparison', () => {
     } finally {
       await db.close();
     }
+  });
+});
+
+describe('the client behind a proxy (server.trustProxy)', () => {
+  const rateLimits = { windowSeconds: 60, anonymous: 2, apiKey: 100 };
+  const from = (server: RunningServer, address: string) => client(server.url, { 'x-forwarded-for': address }).get('/v4/get-routes');
+
+  it('counts by the connection address, whatever X-Forwarded-For says, by default', async () => {
+    const server = await testServer({ config: { rateLimits } });
+    try {
+      const statuses = [];
+      for (const address of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) statuses.push((await from(server, address)).status);
+      expect(statuses).toEqual([200, 200, 429]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('counts by the forwarded client when the proxy is trusted', async () => {
+    const server = await testServer({ config: { rateLimits, server: { trustProxy: ['127.0.0.1'] } } });
+    try {
+      const statuses = [];
+      for (const address of ['203.0.113.1', '203.0.113.2', '203.0.113.3', '203.0.113.1', '203.0.113.1'])
+        statuses.push((await from(server, address)).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 429]);
+      // A client that sends the header itself is counted by the address the trusted proxy appended.
+      expect((await from(server, '203.0.113.1, 203.0.113.9')).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses a hop count or true: a client reaching the server directly would name its own address', () => {
+    for (const trustProxy of [1, true, [], ['not an address']])
+      expect(() => loadConfig({ env: {}, overrides: { server: { trustProxy } as never } }), JSON.stringify(trustProxy)).toThrow(
+        /server\.trustProxy must be false or a list/,
+      );
+    expect(loadConfig({ env: { GATEWAY_TRUST_PROXY: '10.0.0.0/8, uniquelocal,::1' } }).server.trustProxy).toEqual([
+      '10.0.0.0/8',
+      'uniquelocal',
+      '::1',
+    ]);
   });
 });

@@ -4,6 +4,7 @@
  * need is here, so that a deployment changes chains, fees or limits without touching code.
  */
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { GatewayRoute } from '@swap-gateway/types';
 
@@ -73,7 +74,20 @@ export interface PriceWalk {
 }
 
 export interface GatewayConfig {
-  server: { host: string; port: number; bodyLimitBytes: number };
+  server: {
+    host: string;
+    port: number;
+    bodyLimitBytes: number;
+    /**
+     * Which proxies in front may name the client (X-Forwarded-For), as Fastify's `trustProxy`:
+     * false (default: the client is the connection's address), or the proxies' addresses and CIDR
+     * ranges (proxy-addr's names too: "loopback", "uniquelocal" for 10/8, 172.16/12, 192.168/16 and
+     * fc00::/7). The client's address is what the anonymous rate limit counts by. No hop count:
+     * Fastify 5.12 trusts no proxy for one, since a client reaching the server directly would name
+     * its own address.
+     */
+    trustProxy: false | string[];
+  };
   /** `dataDir` of the embedded database (":memory:" for none), or `databaseUrl` of a PostgreSQL server. */
   storage: { dataDir?: string; databaseUrl?: string };
   /** Registers the sandbox control endpoints (/sandbox/...). Off in a real deployment. */
@@ -166,6 +180,7 @@ export type ConfigOverrides = {
 const defaults: ConfigOverrides = {
   checkResponses: { every: 1 },
   lifecycle: { effectLeaseSeconds: 10, simulatedSendMs: 0 },
+  server: { trustProxy: false },
   rateLimits: { keyLookups: 300 },
 };
 
@@ -190,6 +205,7 @@ function fromEnvironment(env: NodeJS.ProcessEnv): ConfigOverrides {
   const server: Partial<GatewayConfig['server']> = {};
   if (env.GATEWAY_HOST) server.host = env.GATEWAY_HOST;
   if (env.GATEWAY_PORT) server.port = integer('GATEWAY_PORT', env.GATEWAY_PORT);
+  if (env.GATEWAY_TRUST_PROXY) server.trustProxy = trustProxy(env.GATEWAY_TRUST_PROXY);
   if (Object.keys(server).length) overrides.server = server;
   const storage: GatewayConfig['storage'] = {};
   if (env.GATEWAY_DATA_DIR) storage.dataDir = env.GATEWAY_DATA_DIR;
@@ -212,6 +228,15 @@ function fromEnvironment(env: NodeJS.ProcessEnv): ConfigOverrides {
         .filter(Boolean),
     };
   return overrides;
+}
+
+/** GATEWAY_TRUST_PROXY: comma-separated addresses and CIDR ranges, or "false". */
+function trustProxy(value: string): GatewayConfig['server']['trustProxy'] {
+  if (value === 'false') return false;
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
 }
 
 function integer(name: string, value: string): number {
@@ -259,6 +284,7 @@ function checkConfig(config: GatewayConfig): void {
   }
   if (config.rateLimits.anonymous >= config.rateLimits.apiKey) problems.push('rateLimits.anonymous must be below rateLimits.apiKey');
   if (!isWhole(config.rateLimits.keyLookups, 1)) problems.push('rateLimits.keyLookups must be a whole number from 1');
+  problems.push(...serverProblems(config.server));
   for (const entry of config.liquidity)
     if (!tokens.has(tokenKey(entry.chain, entry.token))) problems.push(`liquidity for unknown token ${entry.chain}:${entry.token}`);
   if (config.orders.maxPageSize < 1 || config.orders.defaultPageSize > config.orders.maxPageSize)
@@ -273,7 +299,22 @@ function checkConfig(config: GatewayConfig): void {
   if (problems.length) throw new ConfigError(`invalid configuration:\n- ${problems.join('\n- ')}`);
 }
 
+/** An address, a CIDR range, or one of proxy-addr's names of ranges (what Fastify's trustProxy compiles). */
+const isProxyAddress = (entry: unknown) =>
+  typeof entry === 'string' &&
+  (['loopback', 'linklocal', 'uniquelocal'].includes(entry) || (/^[^/]+(\/\d{1,3})?$/.test(entry) && isIP(entry.split('/')[0]!) !== 0));
+
 const isWhole = (value: unknown, from: number) => Number.isInteger(value) && (value as number) >= from;
+
+function serverProblems(server: GatewayConfig['server']): string[] {
+  const problems: string[] = [];
+  const { trustProxy } = server;
+  // `true` or a hop count would take X-Forwarded-For from a client that reaches the server directly:
+  // it would pick its own address, and so its own rate-limit budget.
+  if (!(trustProxy === false || (Array.isArray(trustProxy) && trustProxy.length > 0 && trustProxy.every(isProxyAddress))))
+    problems.push('server.trustProxy must be false or a list of the proxies\' addresses or CIDR ranges, e.g. ["10.0.0.0/8"]');
+  return problems;
+}
 
 /** What is wrong with a price walk, as `field must ...` sentences (also the sandbox control's check). */
 export function priceWalkProblems(walk: PriceWalk): string[] {
