@@ -1,4 +1,7 @@
-/** Browsers on the docs' origin, on any local port and on `file://` pages may call the gateway (CORS). */
+/**
+ * Browsers on the docs' origin and on any local port may call the gateway (CORS); pages opened from
+ * disk (`file://`, `Origin: null`, as any page in a sandboxed iframe) only when the configuration says so.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/index.js';
 import { onrampParams, testServer } from './helpers.js';
@@ -33,12 +36,12 @@ describe('CORS with the sandbox configuration', () => {
     expect(response.headers.get('vary')).toMatch(/origin/i);
   });
 
-  it('allows any localhost port and file:// pages (Origin: null), not other sites', async () => {
-    for (const origin of ['http://localhost:5173', 'http://[::1]:8000', 'null']) {
+  it('allows any localhost port, not other sites nor pages opened from disk or in a sandboxed iframe (Origin: null)', async () => {
+    for (const origin of ['http://localhost:5173', 'http://[::1]:8000']) {
       const response = await preflight(`${server.url}/v4/get-quote`, origin, 'GET');
       expect(response.headers.get('access-control-allow-origin'), origin).toBe(origin);
     }
-    for (const origin of ['https://attacker.example', 'http://localhost.attacker.example', 'file://']) {
+    for (const origin of ['https://attacker.example', 'http://localhost.attacker.example', 'file://', 'null']) {
       const response = await preflight(`${server.url}/v4/get-quote`, origin, 'GET');
       expect(response.headers.get('access-control-allow-origin'), origin).toBeNull();
     }
@@ -64,10 +67,14 @@ describe('CORS with the sandbox configuration', () => {
   });
 });
 
-describe('CORS and the rate limit', () => {
+describe('CORS and the rate limit, with pages opened from disk allowed', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await testServer({ config: { rateLimits: { windowSeconds: 60, anonymous: 3, apiKey: 100 } } });
+    server = await testServer({
+      config: { rateLimits: { windowSeconds: 60, anonymous: 3, apiKey: 100 } },
+      // How the README turns them on for the docs' console opened from disk.
+      env: { GATEWAY_CORS_FILE_ORIGIN: '1' },
+    });
   });
   afterAll(() => server.close());
 

@@ -184,6 +184,8 @@ const defaults: ConfigOverrides = {
   rateLimits: { keyLookups: 300 },
 };
 
+const corsDefaults: NonNullable<GatewayConfig['cors']> = { origins: [], localhost: false, fileOrigin: false };
+
 export function loadConfig(options: { configFile?: string; overrides?: ConfigOverrides; env?: NodeJS.ProcessEnv } = {}): GatewayConfig {
   const env = options.env ?? process.env;
   const file = options.configFile ?? env.GATEWAY_CONFIG ?? sandboxConfigFile;
@@ -196,6 +198,8 @@ export function loadConfig(options: { configFile?: string; overrides?: ConfigOve
   config = merge(defaults as GatewayConfig, config);
   config = merge(config, fromEnvironment(env));
   if (options.overrides) config = merge(config, options.overrides);
+  // The environment may name only some of the CORS settings of a file without a `cors` section.
+  if (config.cors) config.cors = { ...corsDefaults, ...config.cors };
   checkConfig(config);
   return config;
 }
@@ -221,12 +225,13 @@ function fromEnvironment(env: NodeJS.ProcessEnv): ConfigOverrides {
   if (env.GATEWAY_RATE_LIMIT_API_KEY) rateLimits.apiKey = integer('GATEWAY_RATE_LIMIT_API_KEY', env.GATEWAY_RATE_LIMIT_API_KEY);
   if (env.GATEWAY_REDIS_URL) rateLimits.redisUrl = env.GATEWAY_REDIS_URL;
   if (Object.keys(rateLimits).length) overrides.rateLimits = rateLimits;
+  const cors: Partial<NonNullable<GatewayConfig['cors']>> = {};
   if (env.GATEWAY_CORS_ORIGINS !== undefined)
-    overrides.cors = {
-      origins: env.GATEWAY_CORS_ORIGINS.split(',')
-        .map((entry) => entry.trim())
-        .filter(Boolean),
-    };
+    cors.origins = env.GATEWAY_CORS_ORIGINS.split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+  if (env.GATEWAY_CORS_FILE_ORIGIN) cors.fileOrigin = env.GATEWAY_CORS_FILE_ORIGIN === '1';
+  if (Object.keys(cors).length) overrides.cors = cors;
   return overrides;
 }
 

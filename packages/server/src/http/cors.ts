@@ -1,7 +1,8 @@
 /**
  * Cross-origin access for browsers (@fastify/cors): the docs site's request console, opened from its
- * own origin, from any local port, or from disk (`file://`, which browsers send as `Origin: null`),
- * may call the gateway. Their preflights (OPTIONS on any path) are answered here, before the rate
+ * own origin, from any local port, or, when `fileOrigin` allows it, from disk (`file://`, which
+ * browsers send as `Origin: null`, as they do for any page in a sandboxed iframe, hence off unless
+ * asked for), may call the gateway. Their preflights (OPTIONS on any path) are answered here, before the rate
  * limit and the 404/405 handling; every answer to an allowed origin, errors included, carries the CORS headers
  * and exposes Retry-After and Allow so that a page can read them.
  */
