@@ -92,6 +92,11 @@ export interface GatewayConfig {
   storage: { dataDir?: string; databaseUrl?: string };
   /** Registers the sandbox control endpoints (/sandbox/...). Off in a real deployment. */
   sandbox: boolean;
+  /**
+   * With the sandbox on: the key the controls require in `X-Sandbox-Key` (at least 32 characters).
+   * Without it the controls answer only requests from this machine (loopback, not forwarded).
+   */
+  sandboxOperatorKey?: string;
   /** With the sandbox: prices move by themselves, by a random walk (POST /sandbox/prices/walk changes it while it runs). Absent: they stay until set. */
   priceWalk?: PriceWalk;
   /** Seals quotes and page cursors. Omitted, one is generated at the first start and kept in the store. */
@@ -216,6 +221,7 @@ function fromEnvironment(env: NodeJS.ProcessEnv): ConfigOverrides {
   if (env.DATABASE_URL) storage.databaseUrl = env.DATABASE_URL;
   if (Object.keys(storage).length) overrides.storage = storage;
   if (env.GATEWAY_SIGNING_SECRET) overrides.signingSecret = env.GATEWAY_SIGNING_SECRET;
+  if (env.GATEWAY_SANDBOX_OPERATOR_KEY) overrides.sandboxOperatorKey = env.GATEWAY_SANDBOX_OPERATOR_KEY;
   if (env.GATEWAY_DENY_LIST !== undefined)
     overrides.denyList = env.GATEWAY_DENY_LIST.split(',')
       .map((entry) => entry.trim())
@@ -290,6 +296,8 @@ function checkConfig(config: GatewayConfig): void {
   if (config.rateLimits.anonymous >= config.rateLimits.apiKey) problems.push('rateLimits.anonymous must be below rateLimits.apiKey');
   if (!isWhole(config.rateLimits.keyLookups, 1)) problems.push('rateLimits.keyLookups must be a whole number from 1');
   problems.push(...serverProblems(config.server));
+  if (config.sandboxOperatorKey !== undefined && config.sandboxOperatorKey.length < 32)
+    problems.push('sandboxOperatorKey must be at least 32 characters');
   for (const entry of config.liquidity)
     if (!tokens.has(tokenKey(entry.chain, entry.token))) problems.push(`liquidity for unknown token ${entry.chain}:${entry.token}`);
   if (config.orders.maxPageSize < 1 || config.orders.defaultPageSize > config.orders.maxPageSize)

@@ -6,12 +6,19 @@
  * when the configuration enables the sandbox; registered before the document's routes so that its
  * hook applies to them. What the controls set lives in the store (sandbox/state.ts), so every
  * process of a deployment answers alike: each request first reads what other processes changed.
+ *
+ * The controls act on every user (anyone could settle another's order, move the clock, make requests
+ * fail), so they answer only the operator: a caller with `sandboxOperatorKey` in X-Sandbox-Key when
+ * one is configured, else a caller on this machine; and no page of an origin CORS does not allow.
  */
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isValidAddress } from '../chains/addresses.js';
-import { priceWalkProblems, type PriceWalk } from '../config/config.js';
+import { type GatewayConfig, priceWalkProblems, type PriceWalk } from '../config/config.js';
 import { invalidRequest, orderNotFound } from '../errors.js';
+import { isAllowedOrigin } from '../http/cors.js';
+import { forbidden, unauthorized } from '../http/failures.js';
 import type { ForcedOutcome } from '../orders/lifecycle.js';
 import { tokenKey, withPrice, withWalk } from '../sandbox/prices.js';
 import type { SandboxState } from '../sandbox/state.js';
@@ -35,12 +42,21 @@ interface SandboxOptions {
 
 /**
  * Unencapsulated (fastify-plugin) for its hook, which reaches every route of the app: the store's
- * latest state, and the faults of /v3 and /v4. The controls are a child context of their own.
- * After the access plugin: the controls are rate limited.
+ * latest state, and the faults of /v3 and /v4. The controls are a child context of their own, so
+ * that their guard applies to them alone. After the access plugin: the controls are rate limited.
  */
 export const sandboxPlugin = fp<SandboxOptions>(
   async (app, options) => {
     const { state } = options;
+    const { server, sandboxOperatorKey } = options.services.config;
+    if (!isLoopbackHost(server.host))
+      app.log.warn(
+        `the sandbox controls are on and the server listens on ${server.host}, beyond this machine: ${
+          sandboxOperatorKey
+            ? 'a caller with the operator key can settle any order, move the clock and make requests fail'
+            : 'they answer only callers on this machine'
+        }; a deployment sets "sandbox": false`,
+      );
     app.addHook('preHandler', async (request) => {
       if (!/^\/(v[34]|sandbox)\//.test(request.url)) return;
       await state.refresh();
@@ -59,6 +75,8 @@ async function sandboxControls(app: FastifyInstance, { services, state, pricesSe
   const { lifecycle, view, clock, orders, bitcoin, catalogue } = services;
   const render = (order: Parameters<typeof view.render>[0]) => view.render(order, clock.now());
 
+  // Before the rate limit's own onRequest hook (a route's): a caller refused here is not counted.
+  app.addHook('onRequest', operatorOnly(services.config));
   app.post('/sandbox/faults', async (request: FastifyRequest<{ Body: unknown }>) => {
     const count = objectBody(request.body).count ?? 1;
     if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > 1000)
@@ -157,6 +175,45 @@ async function sandboxControls(app: FastifyInstance, { services, state, pricesSe
 
   app.get('/sandbox/liquidity', async () => ({ liquidity: await orders.liquidity() }));
 }
+
+/** The guard of the controls (see the module's comment). */
+function operatorOnly(config: GatewayConfig) {
+  const digest = (key: string) => createHash('sha256').update(key).digest();
+  const operatorKey = config.sandboxOperatorKey === undefined ? undefined : digest(config.sandboxOperatorKey);
+  return async (request: FastifyRequest) => {
+    const { origin } = request.headers;
+    // A browser names the page's origin on every cross-origin request, also on a POST it sends
+    // without asking first (no body, or a form's): without this, any page the developer opens could
+    // reach the controls through their own loopback connection.
+    if (origin !== undefined && !(config.cors && isAllowedOrigin(origin, config.cors)))
+      throw forbidden(`the sandbox controls refuse pages of ${origin}`, {
+        expected: 'an origin the CORS configuration allows',
+        actual: origin,
+      });
+    if (operatorKey) {
+      const presented = request.headers['x-sandbox-key'];
+      // Hashed first, so that the comparison takes the same time whatever the presented key's length.
+      if (typeof presented !== 'string' || !timingSafeEqual(digest(presented), operatorKey))
+        throw unauthorized('the sandbox controls need the operator key in X-Sandbox-Key', { message: 'X-Sandbox-Key' });
+      return;
+    }
+    if (!fromThisMachine(request))
+      throw forbidden('the sandbox controls answer only callers on this machine, or with the operator key (sandboxOperatorKey)', {
+        message: 'sandboxOperatorKey',
+      });
+  };
+}
+
+/** Headers a proxy adds: a request that carries one came from elsewhere, whatever connection brought it. */
+const forwardedHeaders = ['forwarded', 'x-forwarded-for', 'x-real-ip'];
+
+function fromThisMachine(request: FastifyRequest): boolean {
+  const address = request.socket.remoteAddress ?? '';
+  const loopback = /^(::ffff:)?127\./.test(address) || address === '::1';
+  return loopback && !forwardedHeaders.some((name) => name in request.headers);
+}
+
+const isLoopbackHost = (host: string) => host === 'localhost' || /^127\./.test(host) || host === '::1' || host === '[::1]';
 
 /** Takes one of the faults still to inject; false when another request (of any process) took the last. */
 async function takeFault(state: SandboxState): Promise<boolean> {

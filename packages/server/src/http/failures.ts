@@ -151,6 +151,9 @@ export const rateLimited = (max: number, windowSeconds: number, retryAfterSecond
     retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) },
   );
 
+/** A caller the sandbox controls do not serve (outside the document, whose codes have no "forbidden"). */
+export const forbidden = (message: string, details: ErrorDetails) => new ApiFailure(403, 'INVALID_REQUEST', message, details);
+
 /** An unexpected fault: nothing of it is told. */
 export const internalError = () => new ApiFailure(500, 'INTERNAL_ERROR', 'an unexpected error occurred', null);
 
