@@ -6,7 +6,7 @@
 import { answerClientError, matchOperation, requestMethods, type RouteTemplate } from '@swap-gateway/openapi';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { accessPlugin } from './http/access.js';
-import { connectionOptions } from './http/connections.js';
+import { capConnections, connectionOptions } from './http/connections.js';
 import { corsPlugin } from './http/cors.js';
 import { DependencyUnavailable, DomainError, invalidRequest } from './errors.js';
 import { documentPath, readDocument, type GatewayDocument } from './http/document.js';
@@ -60,6 +60,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
     // answered as the mock answers them, by @swap-gateway/openapi's rule.
     clientErrorHandler: (error, socket) => answerClientError(operations, error, socket),
   });
+  capConnections(app, config.server.maxConnections);
   const compilers = createCompilers(source, app.log, config.checkResponses);
   app.setValidatorCompiler(compilers.validatorCompiler);
   app.setSerializerCompiler(compilers.serializerCompiler);

@@ -87,6 +87,14 @@ export interface GatewayConfig {
      * its own address.
      */
     trustProxy: false | string[];
+    /** Milliseconds a client has to send the request line and headers; also how long a connection that sends nothing stays open. */
+    headersTimeoutMs: number;
+    /** Milliseconds a client has to send the whole request, body included; then 408. */
+    requestTimeoutMs: number;
+    /** Milliseconds an idle keep-alive connection stays open between requests (Node adds a second). */
+    keepAliveTimeoutMs: number;
+    /** Connections one process holds at once; one more is closed at once. Keep it below the open-file limit (`ulimit -n`) less about 100. */
+    maxConnections: number;
   };
   /** `dataDir` of the embedded database (":memory:" for none), or `databaseUrl` of a PostgreSQL server. */
   storage: { dataDir?: string; databaseUrl?: string };
@@ -185,7 +193,17 @@ export type ConfigOverrides = {
 const defaults: ConfigOverrides = {
   checkResponses: { every: 1 },
   lifecycle: { effectLeaseSeconds: 10, simulatedSendMs: 0 },
-  server: { trustProxy: false },
+  server: {
+    trustProxy: false,
+    // Node's defaults (60 s for the headers, looked at every 30 s) and Fastify's (no limit for the
+    // whole request, 72 s for an idle keep-alive connection) let a body sent a byte every 5 s hold
+    // its socket indefinitely and idle sockets live 60 to 90 s (issue 24).
+    headersTimeoutMs: 10_000,
+    requestTimeoutMs: 30_000,
+    keepAliveTimeoutMs: 5_000,
+    // Below the common open-file limit of 1,024 with room for the store's connections and files.
+    maxConnections: 900,
+  },
   rateLimits: { keyLookups: 300 },
 };
 
@@ -326,6 +344,10 @@ function serverProblems(server: GatewayConfig['server']): string[] {
   // it would pick its own address, and so its own rate-limit budget.
   if (!(trustProxy === false || (Array.isArray(trustProxy) && trustProxy.length > 0 && trustProxy.every(isProxyAddress))))
     problems.push('server.trustProxy must be false or a list of the proxies\' addresses or CIDR ranges, e.g. ["10.0.0.0/8"]');
+  for (const name of ['headersTimeoutMs', 'requestTimeoutMs', 'keepAliveTimeoutMs', 'maxConnections'] as const)
+    if (!isWhole(server[name], 1)) problems.push(`server.${name} must be a whole number from 1`);
+  // Node refuses a headers timeout longer than the request's.
+  if (server.headersTimeoutMs > server.requestTimeoutMs) problems.push('server.headersTimeoutMs must not be above server.requestTimeoutMs');
   return problems;
 }
 
