@@ -120,9 +120,10 @@ export async function buildApp(services: Services, options: AppOptions): Promise
       () => 'ok' as const,
       () => 'unavailable' as const,
     );
-    const healthy = database === 'ok';
+    const rateLimitStore = app.access.rateLimitStore();
+    const healthy = database === 'ok' && rateLimitStore === 'ok';
     if (!healthy) reply.code(503).header('retry-after', '2');
-    return { status: healthy ? 'ok' : 'unavailable', storage: services.db.engine, dependencies: { database } };
+    return { status: healthy ? 'ok' : 'unavailable', storage: services.db.engine, dependencies: { database, rateLimitStore } };
   });
 
   return app;

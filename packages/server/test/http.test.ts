@@ -35,9 +35,12 @@ describe('routes come from the document', () => {
       expect(server.app.hasRoute({ method: method as 'GET', url: fastifyUrl(path) }), `${method} ${path}`).toBe(true);
   });
 
-  it('answers the health check', async () => {
+  it('answers the health check with each dependency', async () => {
     const health = await api.get('/health');
-    expect(health).toMatchObject({ status: 200, body: { status: 'ok', storage: 'pglite' } });
+    expect(health).toMatchObject({
+      status: 200,
+      body: { status: 'ok', storage: 'pglite', dependencies: { database: 'ok', rateLimitStore: 'ok' } },
+    });
   });
 });
 

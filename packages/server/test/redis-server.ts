@@ -18,31 +18,50 @@ export function findRedis(): { bin: string } | { missing: string } {
 export interface RedisServer {
   /** The socket path, as GATEWAY_REDIS_URL takes it. */
   url: string;
+  /** Ends the process, as an outage would; `restart` starts it again on the same socket, empty. */
+  kill(): Promise<void>;
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
 export async function startRedis(bin: string): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'gateway-redis-'));
   const socket = join(dir, 'redis.sock');
-  const child = spawn(
-    bin,
-    ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--save', '', '--appendonly', 'no', '--dir', dir],
-    { stdio: 'ignore' },
-  );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  for (let waited = 0; !existsSync(socket); waited += 20) {
-    if (child.exitCode !== null || waited > 5000) {
-      child.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
-      throw new Error(`redis-server did not open ${socket}`);
+  const launch = async () => {
+    const child = spawn(
+      bin,
+      ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--save', '', '--appendonly', 'no', '--dir', dir],
+      { stdio: 'ignore' },
+    );
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    for (let waited = 0; !existsSync(socket); waited += 20) {
+      if (child.exitCode !== null || waited > 5000) {
+        child.kill('SIGKILL');
+        rmSync(dir, { recursive: true, force: true });
+        throw new Error(`redis-server did not open ${socket}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+    return {
+      async kill() {
+        child.kill('SIGTERM');
+        await exited;
+      },
+    };
+  };
+  let running: Awaited<ReturnType<typeof launch>> | undefined = await launch();
+  const kill = async () => {
+    await running?.kill();
+    running = undefined;
+  };
   return {
     url: socket,
+    kill,
+    async restart() {
+      running ??= await launch();
+    },
     async stop() {
-      child.kill('SIGTERM');
-      await exited;
+      await kill();
       rmSync(dir, { recursive: true, force: true });
     },
   };

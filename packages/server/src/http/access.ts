@@ -13,16 +13,17 @@
  * refused with 401 once counted (429 when that budget is spent).
  *
  * The counters live in this process's memory, or in Redis when `rateLimits.redisUrl` is set, so that
- * several instances behind one address count one budget. Redis is checked at start; if it becomes
- * unreachable later, requests fail (500) rather than pass uncounted.
+ * several instances behind one address count one budget. Redis is checked at start; while it is
+ * unreachable later, requests fail closed (DependencyUnavailable: 503 with Retry-After) rather than
+ * pass uncounted, and they are served again within about a second of its return.
  */
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { readApiKey } from '@swap-gateway/openapi';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import type { GatewayConfig } from '../config/config.js';
-import type { ErrorDetails } from '../errors.js';
+import { DependencyUnavailable, type ErrorDetails } from '../errors.js';
 import type { ApiKeys } from '../keys/keys.js';
 import { type ApiFailure, rateLimited, unauthorized } from './failures.js';
 
@@ -41,6 +42,8 @@ declare module 'fastify' {
 export interface Access {
   /** For a handler that runs the rate limit itself (the 404 handler), after it: refuses a malformed or unknown key. */
   refuseBadKey(request: FastifyRequest): Promise<void>;
+  /** Whether requests can be counted now (always in memory; while Redis answers): the health check's report. */
+  rateLimitStore(): 'ok' | 'unavailable';
 }
 
 /**
@@ -53,13 +56,11 @@ export const accessPlugin = fp<{ keys: ApiKeys; limits: GatewayConfig['rateLimit
     app.decorateRequest('keyRefusal', undefined);
 
     const timeWindow = limits.windowSeconds * 1000;
-    const redis = limits.redisUrl
-      ? await connectRedis(limits.redisUrl, (error) => app.log.error({ err: error }, 'rate-limit store'))
-      : undefined;
-    if (redis) app.addHook('onClose', async () => void (await redis.quit()));
+    const redis = limits.redisUrl ? await connectRedis(limits.redisUrl, app.log) : undefined;
+    if (redis) app.addHook('onClose', async () => redis.disconnect());
     await app.register(rateLimit, {
       global: true,
-      ...(redis ? { redis, nameSpace: 'gateway-rate-limit:', skipOnError: false } : {}),
+      ...(redis ? { store: redisCounters(redis, timeWindow), skipOnError: false } : {}),
       timeWindow,
       max: (request: FastifyRequest) => (request.apiKeyId ? limits.apiKey : limits.anonymous),
       keyGenerator: (request: FastifyRequest) => (request.apiKeyId ? `key:${request.apiKeyId}` : `ip:${request.ip}`),
@@ -107,15 +108,37 @@ export const accessPlugin = fp<{ keys: ApiKeys; limits: GatewayConfig['rateLimit
       async refuseBadKey(request) {
         if (request.keyRefusal) throw request.keyRefusal;
       },
+      rateLimitStore: () => (!redis || redis.status === 'ready' ? 'ok' : 'unavailable'),
     });
   },
   { name: 'gateway-access', fastify: '5.x' },
 );
 
-async function connectRedis(url: string, onError: (error: Error) => void): Promise<Redis> {
-  // One retry: a request waits on its counter, so an unreachable Redis fails the request soon.
-  const redis = new Redis(url, { connectTimeout: 5000, maxRetriesPerRequest: 1, lazyConnect: true });
-  redis.on('error', onError);
+async function connectRedis(url: string, log: FastifyBaseLogger): Promise<Redis> {
+  const redis = new Redis(url, {
+    connectTimeout: 5000,
+    lazyConnect: true,
+    // While Redis is unreachable a count fails at once (503) rather than wait in a queue for it,
+    // and the client tries to reconnect every second at most, so that requests are served again
+    // within about a second of its return.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+    // A Redis that holds the connection but stops answering fails the request too.
+    commandTimeout: 2000,
+  });
+  // Each reconnection attempt fails with an error event: one line when the outage starts, one when it ends.
+  let reachable = true;
+  redis.on('error', (error) => {
+    if (!reachable) return;
+    reachable = false;
+    log.error({ err: error }, 'the rate-limit store is unreachable: requests get 503 until it is back');
+  });
+  redis.on('ready', () => {
+    if (reachable) return;
+    reachable = true;
+    log.info('the rate-limit store is reachable again');
+  });
   try {
     await redis.connect();
     await redis.ping();
@@ -124,4 +147,39 @@ async function connectRedis(url: string, onError: (error: Error) => void): Promi
     throw new Error(`the rate-limit store at ${url} is unreachable: ${(error as Error).message}`);
   }
   return redis;
+}
+
+/** One count: INCR, its window started by the first (the counting @fastify/rate-limit's own Redis store does). */
+const countScript = `
+local current = redis.call('INCR', KEYS[1])
+if current == 1 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  return { current, tonumber(ARGV[1]) }
+end
+return { current, redis.call('PTTL', KEYS[1]) }`;
+
+/**
+ * The counters in Redis, as a store of @fastify/rate-limit whose failures are DependencyUnavailable,
+ * the 503 a client is to retry (the plugin's own Redis store passes the client's error on: 500).
+ * Every limit here has the one window, and its keys a prefix of their own (`ip:`, `key:`,
+ * `key-lookup:`), so one store serves them all.
+ */
+function redisCounters(redis: Redis, windowMs: number): FastifyRateLimitStoreCtor {
+  redis.defineCommand('gatewayCount', { numberOfKeys: 1, lua: countScript });
+  const count = (key: string) =>
+    (redis as Redis & { gatewayCount(key: string, windowMs: number): Promise<[number, number]> }).gatewayCount(
+      `gateway-rate-limit:${key}`,
+      windowMs,
+    );
+  return class RedisCounters implements FastifyRateLimitStore {
+    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void) {
+      count(key).then(
+        ([current, ttl]) => callback(null, { current, ttl }),
+        (error: unknown) => callback(new DependencyUnavailable('rateLimitStore', error)),
+      );
+    }
+    child() {
+      return this;
+    }
+  };
 }
