@@ -76,8 +76,8 @@ ${siteHeader(page.href)}
 http://127.0.0.1:4010) or any base URL. The API key is optional (<strong>Authorize</strong>). Every
 answer shows its status and headers, and whether it matches the document. Every quote get-quote
 answers is kept: <strong>Use the last quote</strong> in create-order sends it back unchanged. The page
-sends requests only to the gateway you choose; the sandbox and the mock allow this page's origin and
-pages opened from disk. <a href="/${version === 'v4' ? 'reference/v4.html' : 'reference/v3.html'}">Back to the reference</a>.</p>
+sends requests only to the gateway you choose; the sandbox and the mock allow this page's origin, and
+opened from disk it reaches the mock, or a sandbox started with <code>GATEWAY_CORS_FILE_ORIGIN=1 pnpm server</code>. <a href="/${version === 'v4' ? 'reference/v4.html' : 'reference/v3.html'}">Back to the reference</a>.</p>
 </main>
 <div id="console"></div>
 <script src="/assets/swagger-ui/swagger-ui-bundle.js"></script>
