@@ -89,7 +89,12 @@ export interface GatewayConfig {
    * deployment may sample (e.g. 100) to keep the check's cost off its hot path.
    */
   checkResponses: { every: number };
-  orders: { defaultPageSize: number; maxPageSize: number };
+  /**
+   * `maxUnpaidPerClient`: how many orders without a source transaction one client may hold open
+   * (each reserves liquidity until it is paid or expires): per API key with one, per IP address
+   * without. Beyond it create-order answers 429 EXCEEDED_LIMIT, Retry-After the oldest one's expiry.
+   */
+  orders: { defaultPageSize: number; maxPageSize: number; maxUnpaidPerClient: { anonymous: number; apiKey: number } };
   /**
    * Requests per window and client: by IP address without a key, by key with one. Counted in the
    * process's memory, or, with `redisUrl` (redis://host:port, or a Unix socket path), in Redis, so
@@ -161,7 +166,14 @@ export function loadConfig(options: { configFile?: string; overrides?: ConfigOve
   } catch (error) {
     throw new ConfigError(`cannot read the configuration file ${file}: ${(error as Error).message}`);
   }
-  config = merge({ checkResponses: { every: 1 }, lifecycle: { effectLeaseSeconds: 10, simulatedSendMs: 0 } } as GatewayConfig, config);
+  config = merge(
+    {
+      checkResponses: { every: 1 },
+      lifecycle: { effectLeaseSeconds: 10, simulatedSendMs: 0 },
+      orders: { maxUnpaidPerClient: { anonymous: 5, apiKey: 50 } },
+    } as GatewayConfig,
+    config,
+  );
   config = merge(config, fromEnvironment(env));
   if (options.overrides) config = merge(config, options.overrides);
   checkConfig(config);
@@ -243,6 +255,9 @@ function checkConfig(config: GatewayConfig): void {
   if (config.rateLimits.anonymous >= config.rateLimits.apiKey) problems.push('rateLimits.anonymous must be below rateLimits.apiKey');
   for (const entry of config.liquidity)
     if (!tokens.has(tokenKey(entry.chain, entry.token))) problems.push(`liquidity for unknown token ${entry.chain}:${entry.token}`);
+  const unpaid = config.orders.maxUnpaidPerClient;
+  if (!(Number.isInteger(unpaid.anonymous) && unpaid.anonymous >= 1 && Number.isInteger(unpaid.apiKey) && unpaid.apiKey >= 1))
+    problems.push('orders.maxUnpaidPerClient.anonymous and .apiKey must be whole numbers from 1');
   if (config.orders.maxPageSize < 1 || config.orders.defaultPageSize > config.orders.maxPageSize)
     problems.push('orders.defaultPageSize must be between 1 and orders.maxPageSize');
   if (config.slippage.minBps > config.slippage.maxBps) problems.push('slippage.minBps is above slippage.maxBps');

@@ -182,6 +182,16 @@ const migrations: Array<{ id: string; sql: string }> = [
       );
     `,
   },
+  {
+    // Who created each order (an API key, or the address of a keyless caller), so that the unpaid
+    // orders one client holds open, and the liquidity they reserve, are capped
+    // (orders.maxUnpaidPerClient); counted from the index alone.
+    id: '009_order_clients',
+    sql: `
+      ALTER TABLE orders ADD COLUMN client text;
+      CREATE INDEX orders_unpaid_by_client ON orders (client, created_at) WHERE status = 'inProgress' AND src_seen_at IS NULL;
+    `,
+  },
 ];
 
 export async function migrate(db: Database): Promise<string[]> {
