@@ -179,17 +179,25 @@ export interface DueOrder {
 }
 
 /**
- * The lifecycle's next orders: in progress and due a look at `nowMs`, earliest first, at most
- * `limit`, leaving out `excluded` (those this instance is already looking at). Read through the
+ * The lifecycle's next orders: in progress and due a look at `nowMs`, in the order of their due
+ * times, after `after` (the last one of the batch before: a pass goes through the agenda once), at
+ * most `limit`, leaving out `excluded` (those this instance is already looking at). Read through the
  * agenda's index on due times: the cost follows the orders due, not the orders open.
  */
-export async function dueOrders(db: Queryable, nowMs: number, limit: number, excluded: string[]): Promise<DueOrder[]> {
+export async function dueOrders(
+  db: Queryable,
+  nowMs: number,
+  limit: number,
+  after: DueOrder | undefined,
+  excluded: string[],
+): Promise<DueOrder[]> {
   return db.query<DueOrder>(
     `SELECT to_json(o) AS "order", o.due_at::text AS "dueAt" FROM (
        SELECT ${columns}, order_agenda.due_at FROM order_agenda JOIN orders ON orders.id = order_agenda.order_id
        WHERE order_agenda.due_at <= $1 AND NOT (order_agenda.order_id = ANY($3::uuid[]))
-       ORDER BY order_agenda.due_at LIMIT $2) o`,
-    [iso(nowMs), limit, excluded],
+         AND ($4::timestamptz IS NULL OR (order_agenda.due_at, order_agenda.order_id) > ($4::timestamptz, $5::uuid))
+       ORDER BY order_agenda.due_at, order_agenda.order_id LIMIT $2) o`,
+    [iso(nowMs), limit, excluded, after?.dueAt ?? null, after?.order.id ?? null],
   );
 }
 

@@ -172,7 +172,7 @@ const migrations: Array<{ id: string; sql: string }> = [
         order_id uuid PRIMARY KEY REFERENCES orders (id),
         due_at timestamptz NOT NULL
       );
-      CREATE INDEX order_agenda_due ON order_agenda (due_at);
+      CREATE INDEX order_agenda_due ON order_agenda (due_at, order_id);
       INSERT INTO order_agenda (order_id, due_at) SELECT id, now() FROM orders WHERE status = 'inProgress';
       ALTER TABLE order_effects ADD COLUMN claimed_by text;
       CREATE TABLE simulated_transfers (
