@@ -88,4 +88,14 @@ describe('a payout that takes its time', () => {
     chains.held.get(slow)!();
     while (!(await payout(slow))) await new Promise((resolve) => setTimeout(resolve, 20));
   });
+
+  it('closes though a payout never answers: the claim is left to be taken over', async () => {
+    const api = client(server.url);
+    const created = await api.post('/v4/create-order', (await api.quote(offrampParams({ amount: '1700000' }))).body);
+    const hung = created.body.offramp.order_id as string;
+    chains.holding.add(hung);
+    expect((await api.post(`/sandbox/orders/${hung}/source-sent`, {})).status).toBe(200);
+    while (!chains.held.has(hung)) await new Promise((resolve) => setTimeout(resolve, 10));
+    await server.close();
+  });
 });

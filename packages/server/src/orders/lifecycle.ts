@@ -49,6 +49,9 @@ const concurrentVisits = 32;
 /** When a look at an order failed (the database, a chain call), how soon it is looked at again. */
 const retryMs = 1000;
 
+/** How long closing waits for the looks under way before it abandons them. */
+const stopWaitMs = 5000;
+
 /** How long `catchUp` waits for another instance's effect under way before it looks again, and how often at most. */
 const catchUpPauseMs = 100;
 const catchUpRounds = 50;
@@ -101,10 +104,18 @@ export class Lifecycle {
     this.timer.unref();
   }
 
+  /**
+   * Stops the loop and waits for the looks under way, at most `stopWaitMs`: a chain call still
+   * running then is abandoned, and its claim, no longer renewed, is taken over by another instance
+   * (or this one when it starts again) with the same idempotency key.
+   */
   async stop(): Promise<void> {
     clearInterval(this.timer);
     await this.running;
-    await this.settled();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.settled(), new Promise((resolve) => (timer = setTimeout(resolve, stopWaitMs)))]);
+    clearTimeout(timer);
+    clearInterval(this.heartbeat);
   }
 
   /** One pass over the orders due, and the looks it started. */
