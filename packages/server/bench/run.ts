@@ -41,6 +41,8 @@ import { findPostgres, startPostgres, type PostgresCluster } from '@swap-gateway
 import { cpuMeter, machineCpuSeconds, reapedChildrenCpuSeconds } from './cpu.js';
 import { startProcess, type StartedProcess } from '@swap-gateway/test-support/processes';
 import { wrk, type LoadResult } from './wrk.js';
+import { openStore } from '../src/store/open-store.js';
+import { seedOpenOrders } from '../test/fixtures/open-orders.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
@@ -70,12 +72,14 @@ const quoteQuery = new URLSearchParams({
 
 interface Row extends LoadResult {
   target: string;
-  operation: 'get-quote' | 'get-order' | 'create-order' | 'fixed JSON' | `flow: ${string}`;
+  operation: 'get-quote' | 'get-order' | 'create-order' | 'fixed JSON' | `flow: ${string}` | typeof idleProbe;
   generator: string;
   /** CPU use during the row, in % of one core. */
   cpu?: { target: number; postgres?: number; generator: number; machine: number };
   /** A few of the failed calls, as answered. */
   failureExamples?: string[];
+  /** The slowest answer (the idle rows: the longest stall of the target's event loop, give or take a round trip). */
+  maxMs?: number;
 }
 
 function checkTools(): void {
@@ -251,6 +255,52 @@ const everyAmountNew = 'server, embedded, a new amount every request';
 const everyWalletNew = 'server, embedded, a new recipient every request';
 const everyPlanNew = 'server, embedded, a new affiliate every request';
 const movingMarket = 'server, embedded, prices moving every second, a new amount and recipient every request';
+const manyOpen = 'server, embedded, 20,000 unpaid orders open';
+/** The idle rows' call: one request at a time, 10 ms apart, so that an answer waits only on the target's own event loop. */
+const idleProbe = 'idle: GET /health every 10 ms';
+const idleSeconds = 10;
+
+/**
+ * A server's event loop while nobody loads it (its lifecycle passes run every second): /health asked
+ * one request at a time, 10 ms apart, for `idleSeconds`; the slowest answer is its longest stall.
+ */
+async function idleRow(target: string, url: string): Promise<Row> {
+  const latencies: number[] = [];
+  let failures = 0;
+  for (const endAt = performance.now() + idleSeconds * 1000; performance.now() < endAt; ) {
+    const started = performance.now();
+    const response = await fetch(`${url}/health`);
+    await response.arrayBuffer();
+    latencies.push(performance.now() - started);
+    if (response.status !== 200) failures++;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  latencies.sort((a, b) => a - b);
+  const at = (share: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * share))]!;
+  return {
+    target,
+    operation: idleProbe,
+    generator: 'fetch, one at a time',
+    requestsPerSecond: latencies.length / idleSeconds,
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    maxMs: latencies.at(-1)!,
+    failures,
+    requests: latencies.length,
+  };
+}
+
+/** A data directory holding `count` unpaid orders, not due before they expire (test/fixtures/open-orders.ts). */
+async function dataDirWithOpenOrders(count: number): Promise<string> {
+  const dataDir = join(work, 'data-open-orders');
+  const store = await openStore({ dataDir });
+  try {
+    await seedOpenOrders(store.db, count, JSON.parse(readFileSync(sandboxConfigFile, 'utf8')).lifecycle.unpaidOrderExpirySeconds);
+  } finally {
+    await store.close();
+  }
+  return dataDir;
+}
 
 const startServer = (extra: string[], env: NodeJS.ProcessEnv, config: string) =>
   startProcess({
@@ -349,6 +399,8 @@ async function main(): Promise<void> {
       });
     };
     await server('server, embedded', ['--data-dir', join(work, 'data')], {});
+    // The open orders a day of ordinary traffic leaves while they wait for their payment.
+    await server(manyOpen, ['--data-dir', await dataDirWithOpenOrders(20_000)], {});
     await server(checkingEveryResponse, ['--data-dir', join(work, 'data-checking')], {}, undefined, {
       config: benchConfig({ every: 1 }),
       quoteOnly: true,
@@ -429,6 +481,8 @@ async function main(): Promise<void> {
         await alone(target, async () => load(target.name, 'get-order', await warmedUp(url, ordersById), target.watched, ordersById)),
       );
     }
+    for (const target of targets.filter((target) => target.name === 'server, embedded' || target.name === manyOpen))
+      rows.push(await alone(target, () => idleRow(target.name, target.process.url)));
     // Before the create-order rows, which leave thousands of orders open.
     for (const target of targets.filter((target) => target.server && !target.quoteOnly))
       rows.push(...(await alone(target, () => flowRows(target.name, target.process.url, target.watched))));
@@ -496,7 +550,7 @@ function report(rows: Row[], notes: string[]): { targets: Verdict[]; beyond: Ver
     `PostgreSQL: Debian's, on this machine (fsync off), reached over its Unix socket. Latency: wrk adds to its figures the requests a stall held back (its correction for coordinated omission), so one stall of tens of milliseconds shows in p99. ${groupScheduling()}`,
   );
   console.log(
-    `get-quote asks for one quote again and again (a wallet refreshing it): from the third request on, the server answers from the plan it keeps for the parameters but the open ones (amount and addresses), with the plan's last quote (a new id, expiry and seal each time). "${everyAmountNew}" asks for an amount no request asked for before (bench/new-values.lua), so every quote's figures are computed and written into the plan's template (a user trying amounts); "${everyWalletNew}" asks with a recipient no request asked with before, an EVM address written into the same template once checked (other users of one wallet on one route); "${everyPlanNew}" asks with an affiliate address no request asked with before, so every quote is planned, checked and written from nothing (a case no wallet makes: an integrator's affiliate and slippage stay the same), shown against the targets but not judged. get-order reads ${ordersRead} orders in turn (bench/orders-by-id.lua), so requests arriving together ask for different orders.\n`,
+    `get-quote asks for one quote again and again (a wallet refreshing it): the server answers it from the quotes it keeps by their parameters while prices stay (src/quote/memo.ts), with a new id, expiry and seal each time. "${everyAmountNew}" asks for an amount no request asked for before (bench/new-values.lua), so every quote is computed (a user trying amounts); "${everyWalletNew}" asks with a recipient no request asked with before (other users of one wallet on one route); "${everyPlanNew}" asks with an affiliate address no request asked with before (a case no wallet makes: an integrator's affiliate and slippage stay the same), shown against the targets but not judged; "${movingMarket}" asks with a new amount and recipient while every price steps each second. get-order reads ${ordersRead} orders in turn (bench/orders-by-id.lua), so requests arriving together ask for different orders. "${manyOpen}" holds 20,000 unpaid orders written into its store before it starts; its idle row and the embedded server's ask /health one request at a time, 10 ms apart, for ${idleSeconds} s while the lifecycle passes every second: the slowest answer is the longest stall of the event loop.\n`,
   );
   console.log(
     '| target | operation | generator | requests/s | p50 ms | p99 ms | × Prism mock | % of bare node:http | non-2xx/errors | CPU % target / PostgreSQL / wrk / machine | target CPU µs/request |',
@@ -563,6 +617,12 @@ function report(rows: Row[], notes: string[]): { targets: Verdict[]; beyond: Ver
     ...rows
       .filter((row) => row.target.startsWith('server') && (row.operation === 'get-quote' || row.operation === 'get-order'))
       .map((row): [string, boolean] => [`${row.target} ${row.operation}: p99 ${fixed(row.p99Ms, 2)} ms (target ≤ 5 ms)`, row.p99Ms <= 5]),
+    ...rows
+      .filter((row) => row.operation === idleProbe)
+      .map((row): [string, boolean] => [
+        `${row.target} ${row.operation}: slowest ${fixed(row.maxMs ?? Number.NaN, 2)} ms (target < 20 ms)`,
+        (row.maxMs ?? Number.POSITIVE_INFINITY) < 20,
+      ]),
     ...rows
       .filter((row) => row.operation.startsWith('flow: '))
       .map((row): [string, boolean] => [`${row.target} ${row.operation}: p99 ${fixed(row.p99Ms, 2)} ms (target ≤ 50 ms)`, row.p99Ms <= 50]),

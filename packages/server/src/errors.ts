@@ -59,3 +59,19 @@ export class DependencyUnavailable extends Error {
     this.name = 'DependencyUnavailable';
   }
 }
+
+/** The client already holds as many unpaid orders open as it may: one must be paid or expire first. */
+export class UnpaidOrderLimit extends DomainError<'EXCEEDED_LIMIT'> {
+  constructor(
+    limit: number,
+    /** Seconds until the client's oldest unpaid order expires and frees a place. */
+    readonly retryAfterSeconds: number,
+  ) {
+    super(
+      'EXCEEDED_LIMIT',
+      `${limit} unpaid orders are open for this client, the most allowed; pay one, or create this order after the oldest expires`,
+      { limit: String(limit) },
+    );
+    this.name = 'UnpaidOrderLimit';
+  }
+}

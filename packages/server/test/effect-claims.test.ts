@@ -5,12 +5,10 @@
  * key, which the chain honours (one transfer). Two gateways on one PostgreSQL; the simulated chains
  * record their transfers by key in the store.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findPostgres, startPostgres, type PostgresCluster } from '@swap-gateway/test-support/postgres';
-import { sandboxConfigFile, type RunningServer } from '../src/index.js';
+import type { RunningServer } from '../src/index.js';
+import { configFile } from './fixtures/config-file.js';
 import { startWorkers } from './fixtures/workers.js';
 import { client, offrampParams, testServer } from './helpers.js';
 
@@ -69,15 +67,9 @@ describe.skipIf('missing' in binaries)('payout claims across instances', () => {
   }, 60_000);
 
   it('takes over the claim of an instance killed mid-send within seconds, and the chain makes one transfer', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gateway-claims-'));
-    const configFile = join(dir, 'gateway.json');
-    const sandbox = JSON.parse(readFileSync(sandboxConfigFile, 'utf8'));
     // Its sends never answer in time: it is killed while one is under way.
-    writeFileSync(
-      configFile,
-      JSON.stringify({ ...sandbox, lifecycle: { ...lifecycle, effectLeaseSeconds: 2, simulatedSendMs: 600_000, tickMs: 50 } }),
-    );
-    const dying = startWorkers(1, { DATABASE_URL: cluster.url, GATEWAY_CONFIG: configFile });
+    const config = configFile({ lifecycle: { ...lifecycle, effectLeaseSeconds: 2, simulatedSendMs: 600_000, tickMs: 50 } });
+    const dying = startWorkers(1, { DATABASE_URL: cluster.url, GATEWAY_CONFIG: config });
     try {
       await dying.listened(1);
       const taking = await gateway({ effectLeaseSeconds: 2, simulatedSendMs: 0, tickMs: 0 });
@@ -92,8 +84,8 @@ describe.skipIf('missing' in binaries)('payout claims across instances', () => {
 
       taking.services.lifecycle.start(100);
       while (!(await payoutTxid(taking.url, id))) await new Promise((resolve) => setTimeout(resolve, 100));
-      // The lease (2 s) and a pass: seconds, not the five minutes of a lease without renewal.
-      expect(Date.now() - killedAt).toBeLessThan(8000);
+      // The lease (2 s) and a pass, a few seconds on a busy machine: not the five minutes of the lease before renewal.
+      expect(Date.now() - killedAt).toBeLessThan(30_000);
       expect(await claimant()).not.toBe(dead);
       // The killed instance's transfer was made; asked again with the same key, the chain made no other.
       expect(await transfers(taking, id)).toEqual([{ tx_hash: await payoutTxid(taking.url, id), attempts: 2 }]);

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimulatedChains, type SettlementOrder, type TransferRequest } from '../src/chains/settlement.js';
 import { loadConfig, type RunningServer } from '../src/index.js';
+import { seedOpenOrders } from './fixtures/open-orders.js';
 import { client, offrampParams, testServer } from './helpers.js';
 
 const lifecycleConfig = loadConfig({ env: {} }).lifecycle;
@@ -30,16 +31,7 @@ describe('a pass with 20,000 orders open', () => {
 
   it('looks only at the orders due: the new one, not the 20,000 waiting for their payment', async () => {
     const { db } = server.services;
-    // 20,000 unpaid orders, as create-order writes them (with their place on the agenda), not due before they expire.
-    await db.query(`
-      WITH inserted AS (
-        INSERT INTO orders (id, quote_id, api_version, route, src_chain, src_token, src_amount, dst_chain, dst_token, dst_amount,
-          recipient, estimated_time_secs, created_at, updated_at)
-        SELECT gen_random_uuid(), gen_random_uuid(), 'v4', 'offramp', 'ethereum', '0x2260FAC5E5542a773Aa44fBCfeDf7C193bc2C599', 1000000,
-          'bitcoin', '0x0000000000000000000000000000000000000000', 990000, 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', 3600, now(), now()
-        FROM generate_series(1, 20000)
-        RETURNING id, created_at)
-      INSERT INTO order_agenda (order_id, due_at) SELECT id, created_at + interval '1 hour' FROM inserted`);
+    await seedOpenOrders(db, 20_000, 3600);
     const api = client(server.url);
     const created = await api.post('/v4/create-order', (await api.quote(offrampParams())).body);
     expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -95,5 +87,15 @@ describe('a payout that takes its time', () => {
 
     chains.held.get(slow)!();
     while (!(await payout(slow))) await new Promise((resolve) => setTimeout(resolve, 20));
+  });
+
+  it('closes though a payout never answers: the claim is left to be taken over', async () => {
+    const api = client(server.url);
+    const created = await api.post('/v4/create-order', (await api.quote(offrampParams({ amount: '1700000' }))).body);
+    const hung = created.body.offramp.order_id as string;
+    chains.holding.add(hung);
+    expect((await api.post(`/sandbox/orders/${hung}/source-sent`, {})).status).toBe(200);
+    while (!chains.held.has(hung)) await new Promise((resolve) => setTimeout(resolve, 10));
+    await server.close();
   });
 });

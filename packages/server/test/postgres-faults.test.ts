@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPostgres, startPostgres, type PostgresCluster } from '@swap-gateway/test-support/postgres';
+import { configFile } from './fixtures/config-file.js';
 import { startWorkers, type WorkerGroup } from './fixtures/workers.js';
 import type { RunningServer } from '../src/index.js';
 import { client, onrampParams, testServer } from './helpers.js';
@@ -88,10 +89,19 @@ describe.skipIf('missing' in binaries)('--workers 2 on PostgreSQL, through fault
   };
   beforeAll(async () => {
     cluster = await startPostgres(binaries as Exclude<typeof binaries, { missing: string }>);
-    // The load comes from one address: the anonymous budget would refuse it long before the faults.
-    group = startWorkers(2, { DATABASE_URL: cluster.url, GATEWAY_RATE_LIMIT_ANONYMOUS: '1000000', GATEWAY_RATE_LIMIT_API_KEY: '2000000' });
+    // The load comes from one address, its orders left unpaid: the anonymous rate limit and unpaid-order
+    // cap would refuse it long before the faults.
+    const config = configFile({
+      rateLimits: { windowSeconds: 60, anonymous: 1_000_000, apiKey: 2_000_000, keyLookups: 1_000_000 },
+      orders: { defaultPageSize: 20, maxPageSize: 100, maxUnpaidPerClient: { anonymous: 1_000_000, apiKey: 1_000_000 } },
+    });
+    group = startWorkers(2, { DATABASE_URL: cluster.url, GATEWAY_CONFIG: config });
     await group.listened(2);
-    standalone = await testServer({ databaseUrl: cluster.url, dataDir: undefined, config: { lifecycle: { tickMs: 100 } } });
+    standalone = await testServer({
+      databaseUrl: cluster.url,
+      dataDir: undefined,
+      config: { lifecycle: { tickMs: 100 }, orders: { maxUnpaidPerClient: { anonymous: 1_000_000, apiKey: 1_000_000 } } },
+    });
     load = new OrderLoad(group.listening[0]!.url, 6);
     await load.nextAcknowledged(10_000);
   }, 90_000);
@@ -122,8 +132,8 @@ describe.skipIf('missing' in binaries)('--workers 2 on PostgreSQL, through fault
     const restarted = cluster.restart();
     await restarted;
     // Every worker's pool has lost its connections: each serves again as soon as it opens new ones.
-    expect(await load.nextAcknowledged(10_000)).toBeLessThan(10_000);
-    expect(await standaloneServes(10_000)).toBeLessThan(10_000);
+    expect(await load.nextAcknowledged(20_000)).toBeLessThan(20_000);
+    expect(await standaloneServes(20_000)).toBeLessThan(20_000);
     expect(group.running(), group.output()).toBe(true);
   }, 60_000);
 
@@ -144,8 +154,8 @@ describe.skipIf('missing' in binaries)('--workers 2 on PostgreSQL, through fault
       dependencies: { database: 'unavailable' },
     });
     await cluster.start();
-    expect(await load.nextAcknowledged(10_000)).toBeLessThan(10_000);
-    expect(await standaloneServes(10_000)).toBeLessThan(10_000);
+    expect(await load.nextAcknowledged(20_000)).toBeLessThan(20_000);
+    expect(await standaloneServes(20_000)).toBeLessThan(20_000);
     expect((await client(standalone.url).get('/health')).body).toMatchObject({ status: 'ok', dependencies: { database: 'ok' } });
     await group.listened(replaced + 1);
     expect(group.running(), group.output()).toBe(true);

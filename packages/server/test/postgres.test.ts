@@ -64,7 +64,11 @@ describe.skipIf('missing' in binaries)('store on PostgreSQL', () => {
     server = await testServer({ databaseUrl: cluster.url, config: { liquidity } });
     api = client(server.url);
     try {
-      expect((await api.get('/health')).body).toMatchObject({ status: 'ok', storage: 'postgres' });
+      expect((await api.get('/health')).body).toEqual({
+        status: 'ok',
+        storage: 'postgres',
+        dependencies: { database: 'ok', rateLimitStore: 'ok' },
+      });
       expect((await api.get(`/v4/get-order/${orderId}`)).body.id).toBe(orderId);
     } finally {
       await server.close();

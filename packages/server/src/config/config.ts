@@ -116,7 +116,12 @@ export interface GatewayConfig {
    * deployment may sample (e.g. 100) to keep the check's cost off its hot path.
    */
   checkResponses: { every: number };
-  orders: { defaultPageSize: number; maxPageSize: number };
+  /**
+   * `maxUnpaidPerClient`: how many orders without a source transaction one client may hold open
+   * (each reserves liquidity until it is paid or expires): per API key with one, per IP address
+   * without. Beyond it create-order answers 429 EXCEEDED_LIMIT, Retry-After the oldest one's expiry.
+   */
+  orders: { defaultPageSize: number; maxPageSize: number; maxUnpaidPerClient: { anonymous: number; apiKey: number } };
   /**
    * Requests per window and client: by IP address without a key, by key with one. Counted in the
    * process's memory, or, with `redisUrl` (redis://host:port, or a Unix socket path), in Redis, so
@@ -193,6 +198,7 @@ export type ConfigOverrides = {
 const defaults: ConfigOverrides = {
   checkResponses: { every: 1 },
   lifecycle: { effectLeaseSeconds: 10, simulatedSendMs: 0 },
+  orders: { maxUnpaidPerClient: { anonymous: 5, apiKey: 50 } },
   server: {
     trustProxy: false,
     // Node's defaults (60 s for the headers, looked at every 30 s) and Fastify's (no limit for the
@@ -318,6 +324,9 @@ function checkConfig(config: GatewayConfig): void {
     problems.push('sandboxOperatorKey must be at least 32 characters');
   for (const entry of config.liquidity)
     if (!tokens.has(tokenKey(entry.chain, entry.token))) problems.push(`liquidity for unknown token ${entry.chain}:${entry.token}`);
+  const unpaid = config.orders.maxUnpaidPerClient;
+  if (!(Number.isInteger(unpaid.anonymous) && unpaid.anonymous >= 1 && Number.isInteger(unpaid.apiKey) && unpaid.apiKey >= 1))
+    problems.push('orders.maxUnpaidPerClient.anonymous and .apiKey must be whole numbers from 1');
   if (config.orders.maxPageSize < 1 || config.orders.defaultPageSize > config.orders.maxPageSize)
     problems.push('orders.defaultPageSize must be between 1 and orders.maxPageSize');
   if (config.slippage.minBps > config.slippage.maxBps) problems.push('slippage.minBps is above slippage.maxBps');

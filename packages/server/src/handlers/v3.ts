@@ -6,6 +6,7 @@
  */
 import type { preValidationAsyncHookHandler } from 'fastify';
 import { DomainError } from '../errors.js';
+import { clientOf } from '../http/client.js';
 import type { OperationHandlers } from '../http/register-operations.js';
 import type { Services } from '../services.js';
 import { v4Operations } from './v4.js';
@@ -30,7 +31,7 @@ export function v3Operations(services: Services): OperationHandlers {
   return {
     createOrderV3: {
       preValidation: requireOwnerAddress,
-      handler: async (request) => services.orders.create(request.body as Record<string, unknown>, 'v3'),
+      handler: async (request) => services.orders.create(request.body as Record<string, unknown>, 'v3', clientOf(request)),
     },
     getOrderV3: v4.getOrderV4!,
     getOrdersV3: v4.getOrdersV4!,

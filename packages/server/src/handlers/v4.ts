@@ -10,6 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import { isValidAddress } from '../chains/addresses.js';
 import { maxSpendable } from '../chains/bitcoin.js';
 import { invalidRequest } from '../errors.js';
+import { clientOf } from '../http/client.js';
 import type { OperationHandlers } from '../http/register-operations.js';
 import type { Services } from '../services.js';
 
@@ -31,7 +32,7 @@ export function v4Operations(services: Services): OperationHandlers {
       handler: async (request) => quotes.issue(request.query as GatewayQuoteParamsV4),
     },
     createOrderV4: {
-      handler: async (request) => orders.create(request.body as Record<string, unknown>, 'v4'),
+      handler: async (request) => orders.create(request.body as Record<string, unknown>, 'v4', clientOf(request)),
     },
     registerTxV4: {
       handler: async (request) => orders.registerTx(request.body as GatewayRegisterTxV4),

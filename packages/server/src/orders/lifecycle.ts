@@ -30,6 +30,7 @@ import {
   recordEffect,
   scheduleOrder,
   settleOrder,
+  type DueOrder,
   type OrderRow,
   type Outcome,
   type SettlementTransfer,
@@ -45,8 +46,11 @@ type Effect = 'payout' | 'deliver' | 'refund' | 'fail';
 const batchSize = 200;
 /** How many orders this instance looks at together: a slow transfer holds one of them, not the pass. */
 const concurrentVisits = 32;
-/** When an order cannot go on (another instance's effect under way, a chain call failed), how soon it is looked at again. */
+/** When a look at an order failed (the database, a chain call), how soon it is looked at again. */
 const retryMs = 1000;
+
+/** How long closing waits for the looks under way before it abandons them. */
+const stopWaitMs = 5000;
 
 /** How long `catchUp` waits for another instance's effect under way before it looks again, and how often at most. */
 const catchUpPauseMs = 100;
@@ -100,10 +104,18 @@ export class Lifecycle {
     this.timer.unref();
   }
 
+  /**
+   * Stops the loop and waits for the looks under way, at most `stopWaitMs`: a chain call still
+   * running then is abandoned, and its claim, no longer renewed, is taken over by another instance
+   * (or this one when it starts again) with the same idempotency key.
+   */
   async stop(): Promise<void> {
     clearInterval(this.timer);
     await this.running;
-    await this.settled();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.settled(), new Promise((resolve) => (timer = setTimeout(resolve, stopWaitMs)))]);
+    clearTimeout(timer);
+    clearInterval(this.heartbeat);
   }
 
   /** One pass over the orders due, and the looks it started. */
@@ -142,8 +154,9 @@ export class Lifecycle {
   private async pass(): Promise<void> {
     await this.beforePass();
     const now = this.clock.now();
-    for (;;) {
-      const due = await dueOrders(this.db, now, batchSize, [...this.visiting.keys()]);
+    for (let last: DueOrder | undefined; ; ) {
+      const due = await dueOrders(this.db, now, batchSize, last, [...this.visiting.keys()]);
+      last = due.at(-1);
       for (const entry of due) {
         while (this.visiting.size >= concurrentVisits) await Promise.race(this.visiting.values());
         const visit = this.visit(entry.order, now)
@@ -163,7 +176,8 @@ export class Lifecycle {
 
   /**
    * Looks at one order due: settles it, or does what is due next. Resolves to when it is next due
-   * a look, or undefined when it settled (it left the agenda) or another instance moved it on.
+   * a look, or undefined to leave it as it is: settled (it left the agenda), or due still while
+   * another instance performs its effect (the next pass looks again, and `catchUp` waits for it).
    */
   private async visit(order: OrderRow, now: number): Promise<number | undefined> {
     const chainOrder = settlementOrder(order);
@@ -177,14 +191,14 @@ export class Lifecycle {
     if (!this.chains.sourceConfirmed(chainOrder, now)) return this.chains.nextCheckMs(chainOrder, now);
     if (order.route === 'offramp' && !order.payout_txid) {
       const txid = await this.once(order, 'payout');
-      if (!txid) return now + retryMs;
+      if (!txid) return undefined;
       await markPayoutSent(this.db, order.id, txid, now);
       this.events.changed(order.id);
       return this.chains.nextCheckMs({ ...chainOrder, payoutSentMs: now }, now);
     }
     if (order.route === 'offramp' && !this.chains.payoutConfirmed(chainOrder, now)) return this.chains.nextCheckMs(chainOrder, now);
     const delivery = await this.delivery(order);
-    if (!delivery) return now + retryMs;
+    if (!delivery) return undefined;
     await this.settle(order, 'success', { transfers: [delivery] });
     return undefined;
   }

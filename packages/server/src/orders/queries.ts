@@ -50,7 +50,11 @@ export interface OrderRow {
 export type NewOrder = Omit<
   OrderRow,
   'seq' | 'status' | 'src_tx_hash' | 'src_seen_ms' | 'payout_txid' | 'payout_sent_ms' | 'outcome' | 'created_ms'
-> & { created_ms: number };
+> & {
+  created_ms: number;
+  /** Who created it (`key:<id>` or `ip:<address>`); null when not told. */
+  client: string | null;
+};
 
 // `seq` is selected as text (bigint does not fit a JS number), and an ORDER BY name means the output
 // column first: every ORDER BY says `orders.seq`, the bigint, or "9" would sort after "10".
@@ -69,8 +73,8 @@ export async function insertOrder(db: Queryable, order: NewOrder): Promise<void>
   await db.query(
     `WITH inserted AS (
        INSERT INTO orders (id, quote_id, api_version, route, src_chain, src_token, src_amount, dst_chain, dst_token, dst_amount,
-         sender, recipient, refund_address, deposit_address, op_return_data, estimated_time_secs, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)
+         sender, recipient, refund_address, deposit_address, op_return_data, estimated_time_secs, created_at, updated_at, client)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17, $18)
        RETURNING id, created_at)
      INSERT INTO order_agenda (order_id, due_at) SELECT id, created_at FROM inserted`,
     [
@@ -91,8 +95,24 @@ export async function insertOrder(db: Queryable, order: NewOrder): Promise<void>
       order.op_return_data,
       order.estimated_time_secs,
       iso(order.created_ms),
+      order.client,
     ],
   );
+}
+
+/**
+ * The unpaid orders (no source transaction seen) a client holds open: how many, and when the oldest
+ * was created. Takes the client's lock first, held to the end of the transaction, so that of
+ * concurrent create-orders of one client each counts the ones before it.
+ */
+export async function unpaidOrdersOf(tx: Queryable, client: string): Promise<{ count: number; oldestMs: number | null }> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`client:${client}`]);
+  const [row] = await tx.query<{ count: number; oldest_ms: number | null }>(
+    `SELECT count(*)::int AS count, (extract(epoch FROM min(created_at)) * 1000)::float8 AS oldest_ms
+     FROM orders WHERE client = $1 AND status = 'inProgress' AND src_seen_at IS NULL`,
+    [client],
+  );
+  return { count: row!.count, oldestMs: row!.oldest_ms };
 }
 
 /** The next deposit address index (m/0/<n>), from a sequence: never handed out twice. */
@@ -159,17 +179,25 @@ export interface DueOrder {
 }
 
 /**
- * The lifecycle's next orders: in progress and due a look at `nowMs`, earliest first, at most
- * `limit`, leaving out `excluded` (those this instance is already looking at). Read through the
+ * The lifecycle's next orders: in progress and due a look at `nowMs`, in the order of their due
+ * times, after `after` (the last one of the batch before: a pass goes through the agenda once), at
+ * most `limit`, leaving out `excluded` (those this instance is already looking at). Read through the
  * agenda's index on due times: the cost follows the orders due, not the orders open.
  */
-export async function dueOrders(db: Queryable, nowMs: number, limit: number, excluded: string[]): Promise<DueOrder[]> {
+export async function dueOrders(
+  db: Queryable,
+  nowMs: number,
+  limit: number,
+  after: DueOrder | undefined,
+  excluded: string[],
+): Promise<DueOrder[]> {
   return db.query<DueOrder>(
     `SELECT to_json(o) AS "order", o.due_at::text AS "dueAt" FROM (
        SELECT ${columns}, order_agenda.due_at FROM order_agenda JOIN orders ON orders.id = order_agenda.order_id
        WHERE order_agenda.due_at <= $1 AND NOT (order_agenda.order_id = ANY($3::uuid[]))
-       ORDER BY order_agenda.due_at LIMIT $2) o`,
-    [iso(nowMs), limit, excluded],
+         AND ($4::timestamptz IS NULL OR (order_agenda.due_at, order_agenda.order_id) > ($4::timestamptz, $5::uuid))
+       ORDER BY order_agenda.due_at, order_agenda.order_id LIMIT $2) o`,
+    [iso(nowMs), limit, excluded, after?.dueAt ?? null, after?.order.id ?? null],
   );
 }
 

@@ -26,7 +26,7 @@ import { buildSourceTransaction } from '../chains/transactions.js';
 import type { Clock } from '../clock.js';
 import type { Catalogue } from '../config/catalogue.js';
 import type { GatewayConfig, RouteKind } from '../config/config.js';
-import { DomainError, invalidOrderArgs, invalidRequest, orderNotFound } from '../errors.js';
+import { DomainError, invalidOrderArgs, invalidRequest, orderNotFound, UnpaidOrderLimit } from '../errors.js';
 import { checkVolumeLimits } from '../volumes/limits.js';
 import { lockRouteVolume } from '../volumes/queries.js';
 import type { QuoteEngineContext } from '../quote/engine.js';
@@ -42,6 +42,7 @@ import {
   markSourceSeen,
   nextDepositAddressIndex,
   orderByQuote,
+  unpaidOrdersOf,
   recordBitcoinTransaction,
   reserveLiquidity,
   type OrderRow,
@@ -87,10 +88,15 @@ export class OrderService {
    * create-order. The checks run in the order a client can fix them: the refund address (V4) or
    * the owner (V3, checked before validation by the V3 route), the seal and its expiry (an offramp
    * or token-swap quote without a valid seal: a re-quote), someone who can reclaim the funds, then
-   * in one transaction: the duplicate check, the volume limits (under the route's lock) and the
-   * liquidity reservation.
+   * in one transaction: the duplicate check, the client's open unpaid orders, the volume limits
+   * (under the route's lock) and the liquidity reservation.
    */
-  async create(body: Record<string, unknown>, apiVersion: 'v3' | 'v4'): Promise<GatewayCreateOrderV3> {
+  /** `client`: who asks (`key:<id>` or `ip:<address>`), whose unpaid orders are capped; `keyed` when by an API key. */
+  async create(
+    body: Record<string, unknown>,
+    apiVersion: 'v3' | 'v4',
+    client?: { id: string; keyed: boolean },
+  ): Promise<GatewayCreateOrderV3> {
     const { seal, clock, db } = this.deps;
     const route = Object.keys(body)[0] as RouteKind;
     const quote = body[route] as QuoteBody;
@@ -145,6 +151,7 @@ export class OrderService {
       const response = await db.transaction(async (tx) => {
         const existing = await orderByQuote(tx, quoteId);
         if (existing) throw duplicate(existing);
+        if (client) await this.checkUnpaidOrders(tx, client);
         if (limitedRoute) {
           await lockRouteVolume(tx, limitedRoute.srcChain, limitedRoute.src.address);
           const account = quote.sender ?? this.refundAddress(route, quote) ?? undefined;
@@ -182,6 +189,7 @@ export class OrderService {
           op_return_data: result.opReturnData,
           estimated_time_secs: quote.estimatedTimeInSecs ?? 0,
           created_ms: clock.now(),
+          client: client?.id ?? null,
         });
         return result.response;
       });
@@ -199,6 +207,19 @@ export class OrderService {
   }
 
   /** V4 quotes carry refundAddress; V3 offramps name the owner, who reclaims the funds. */
+  /**
+   * An unpaid order reserves liquidity until it expires: a client may hold only so many open
+   * (orders.maxUnpaidPerClient), so that a few callers cannot empty a route for everyone else.
+   */
+  private async checkUnpaidOrders(tx: Queryable, client: { id: string; keyed: boolean }): Promise<void> {
+    const { config, clock } = this.deps;
+    const limit = client.keyed ? config.orders.maxUnpaidPerClient.apiKey : config.orders.maxUnpaidPerClient.anonymous;
+    const unpaid = await unpaidOrdersOf(tx, client.id);
+    if (unpaid.count < limit) return;
+    const expiresMs = (unpaid.oldestMs ?? clock.now()) + config.lifecycle.unpaidOrderExpirySeconds * 1000;
+    throw new UnpaidOrderLimit(limit, Math.max(1, Math.ceil((expiresMs - clock.now()) / 1000)));
+  }
+
   private refundAddress(route: RouteKind, quote: QuoteBody): string | null {
     return quote.refundAddress ?? (route === 'offramp' ? (quote.ownerAddress ?? null) : null) ?? quote.sender ?? null;
   }

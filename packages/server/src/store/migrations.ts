@@ -172,7 +172,7 @@ const migrations: Array<{ id: string; sql: string }> = [
         order_id uuid PRIMARY KEY REFERENCES orders (id),
         due_at timestamptz NOT NULL
       );
-      CREATE INDEX order_agenda_due ON order_agenda (due_at);
+      CREATE INDEX order_agenda_due ON order_agenda (due_at, order_id);
       INSERT INTO order_agenda (order_id, due_at) SELECT id, now() FROM orders WHERE status = 'inProgress';
       ALTER TABLE order_effects ADD COLUMN claimed_by text;
       CREATE TABLE simulated_transfers (
@@ -180,6 +180,16 @@ const migrations: Array<{ id: string; sql: string }> = [
         tx_hash text NOT NULL,
         attempts integer NOT NULL DEFAULT 1
       );
+    `,
+  },
+  {
+    // Who created each order (an API key, or the address of a keyless caller), so that the unpaid
+    // orders one client holds open, and the liquidity they reserve, are capped
+    // (orders.maxUnpaidPerClient); counted from the index alone.
+    id: '009_order_clients',
+    sql: `
+      ALTER TABLE orders ADD COLUMN client text;
+      CREATE INDEX orders_unpaid_by_client ON orders (client, created_at) WHERE status = 'inProgress' AND src_seen_at IS NULL;
     `,
   },
 ];

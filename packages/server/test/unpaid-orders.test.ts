@@ -1,0 +1,54 @@
+/**
+ * A client may hold only so many unpaid orders open (each reserves liquidity until it is paid or
+ * expires): beyond the cap create-order answers 429 EXCEEDED_LIMIT with a Retry-After of the oldest
+ * one's expiry; paying one frees a place; a key holder counts apart from its address.
+ */
+import { describe, expect, it } from 'vitest';
+import { issueApiKey } from '../src/keys/keys.js';
+import { client, offrampParams, onrampParams, testServerPerSuite } from './helpers.js';
+
+const expirySeconds = 900;
+const { server, api } = testServerPerSuite({
+  config: {
+    orders: { defaultPageSize: 20, maxPageSize: 100, maxUnpaidPerClient: { anonymous: 2, apiKey: 3 } },
+    lifecycle: { confirmationDelaySeconds: 30, payoutDelaySeconds: 30, unpaidOrderExpirySeconds: expirySeconds, tickMs: 0 },
+  },
+});
+
+const create = async (caller: ReturnType<typeof client>, params: Record<string, string>) =>
+  caller.post('/v4/create-order', (await caller.quote(params)).body);
+
+describe('unpaid orders per client', () => {
+  it('refuses the order beyond the cap with 429 until one is paid; a key counts apart', async () => {
+    const first = await create(api, onrampParams({ amount: '100000' }));
+    const second = await create(api, offrampParams({ amount: '5000001' }));
+    expect([first.status, second.status]).toEqual([201, 201]);
+
+    const refused = await create(api, onrampParams({ amount: '100001' }));
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({
+      code: 'EXCEEDED_LIMIT',
+      error: expect.stringMatching(/^2 unpaid orders are open for this client/),
+      details: { limit: '2' },
+    });
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(expirySeconds - 60);
+    expect(retryAfter).toBeLessThanOrEqual(expirySeconds);
+
+    // A key holder has its own count, though it calls from the same address.
+    const { key } = await issueApiKey(server().services.db, 'unpaid orders test');
+    const keyed = client(server().url, { authorization: `Bearer ${key}` });
+    for (const amount of ['100002', '100003', '100004']) expect((await create(keyed, onrampParams({ amount }))).status).toBe(201);
+    expect((await create(keyed, onrampParams({ amount: '100005' }))).status).toBe(429);
+
+    // Paid (its source transaction seen), an order no longer counts.
+    expect((await api.post(`/sandbox/orders/${second.body.offramp.order_id}/source-sent`, {})).status).toBe(200);
+    expect((await create(api, onrampParams({ amount: '100006' }))).status).toBe(201);
+  });
+
+  it('frees the place and the liquidity of an unpaid order when it expires', async () => {
+    expect((await create(api, onrampParams({ amount: '100007' }))).status).toBe(429);
+    await api.post('/sandbox/advance', { seconds: expirySeconds });
+    expect((await create(api, onrampParams({ amount: '100008' }))).status).toBe(201);
+  });
+});
