@@ -9,6 +9,7 @@ import { listOpenQuestions, loadBundle } from '@swap-gateway/openapi';
 import { describe, expect, it } from 'vitest';
 import { publishedOperations } from '../src/document.js';
 import { detailsByCodeMarkdown, errorsTableMarkdown, listErrorCodes, noExample } from '../src/guide-sections/errors.js';
+import { changelogMarkdown } from '../src/guide-sections/changelog.js';
 import { openQuestionsMarkdown } from '../src/guide-sections/open-questions.js';
 import { defaultOutput, packageRoot, siteUrl, siteUrlFrom } from '../src/paths.js';
 import { forIntegrators, integratorRewrites, integratorText, speaksOfProvenance } from '../src/integrator-text.js';
@@ -115,9 +116,8 @@ describe('the document as integrators read it', () => {
   });
 
   it('reaches the guides integrators read, the reference and the console without those sentences', () => {
-    // Not checked: the open-questions page (for reviewers) and the changelog (the release notes as written).
-    const reviewed = new Set(['guides/open-questions.html', 'guides/changelog.html']);
-    for (const { href } of markdownPages.filter((page) => !reviewed.has(page.href))) {
+    // Every page but the open questions, which reviewers read.
+    for (const { href } of markdownPages.filter((page) => page.href !== 'guides/open-questions.html')) {
       const text = readFileSync(join(defaultOutput, href), 'utf8')
         .replace(/^[\s\S]*<main[^>]*>|<\/main>[\s\S]*$/g, '')
         .replace(/<[^>]+>/g, ' ');
@@ -127,6 +127,44 @@ describe('the document as integrators read it', () => {
       const document = JSON.stringify(referenceDocument(loadBundle(`gateway-${version}`), version));
       expect(/x-inferred|x-unspecified|the description does not|bob-collective/i.test(document), version).toBe(false);
     }
+  });
+});
+
+describe('the changelog as integrators read it', () => {
+  /**
+   * What speaks to the repository's contributors rather than to integrators: the repository's paths,
+   * its tooling, its tests. A changeset's summary is printed as the changelog's entry, so it must be
+   * written about the API and the client as an integrator uses them.
+   */
+  const contributorVoice =
+    /(?:^|[\s`'"(])(?:packages|src|test|scripts|openapi\/paths|openapi\/components)\/|\.changeset\b|\b(?:pnpm|turbo|vitest|biome|spectral|changesets?|tests?|contract suite|house rules?|lint(?:s|ed|ing)?)\b/i;
+  const contributorSentences = (text: string) =>
+    text
+      .split(/(?<=[.!?:])\s+|\n/)
+      .map((sentence) => sentence.trim())
+      .filter((sentence) => contributorVoice.test(sentence));
+
+  it('has no entry that speaks to contributors', () => {
+    const text = readFileSync(join(defaultOutput, 'guides', 'changelog.html'), 'utf8')
+      .replace(/^[\s\S]*<main[^>]*>|<\/main>[\s\S]*$/g, '')
+      .replace(/<[^>]+>/g, ' ');
+    expect(text).toContain('Next release');
+    expect(contributorSentences(text)).toEqual([]);
+  });
+
+  it('finds the entry that does, and only that one', () => {
+    const entry = (summary: string) => ({ file: 'entry.md', bumps: { '@swap-gateway/openapi': 'minor' }, summary, date: '2026-01-02' });
+    const markdown = changelogMarkdown({
+      pending: [
+        entry('get-orders takes a `status` filter.'),
+        entry('The check moves to `packages/server/src/validate.ts`, which the contract suite runs.'),
+      ],
+      releases: [],
+      unreleasedChanges: undefined,
+    });
+    expect(contributorSentences(markdown)).toEqual([
+      'The check moves to `packages/server/src/validate.ts`, which the contract suite runs.',
+    ]);
   });
 });
 
