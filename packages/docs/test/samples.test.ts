@@ -11,12 +11,17 @@
  * Authorization; with GATEWAY_API_KEY set every request of every curl and Python sample, and of the
  * TypeScript ones listed below, carries it. Every sample file under samples/ must have run from a page
  * by the end, and the test prints how many ran per language.
+ *
+ * The client is not published: the quickstart's install packs it in the clone and installs it in a new
+ * project. The test runs that install as the page prints it (npm reaches the registry for bitcoinjs-lib
+ * and the rest), and runs the quickstart's TypeScript programs from that project with `npx tsx`, as the
+ * page says; the other TypeScript samples import the workspace's client, the same code.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createSchemaValidator, jsonContent, loadBundle } from '@swap-gateway/openapi';
@@ -39,6 +44,7 @@ const tsxLoader = pathToFileURL(require.resolve('tsx')).href;
  */
 const copiesRoot = join(packageRoot, 'node_modules', '.cache', 'docs-samples');
 const walletCopy = join(copiesRoot, 'sandbox-wallet', 'sandbox-wallet.ts');
+const repositoryRoot = join(packageRoot, '..', '..');
 const runFile = promisify(execFile);
 /** A well-formed key the sandbox never issued: the proxy takes it out again (default-gateway.ts). */
 const testKey = 'DocsSamplesTestKey0123456789abcd';
@@ -65,6 +71,9 @@ const onrampQuery = (extra: Record<string, string> = {}) => new URLSearchParams(
 
 let server: RunningServer;
 let gateway: DefaultGateway;
+/** The reader's project the quickstart's install makes (its HOME's `my-project`), once that install has run. */
+let quickstartProject: Promise<string>;
+let quickstartHome: string;
 let printed: Map<string, PrintedSample>;
 const ran = new Map<SampleLanguage['label'], string[]>(sampleLanguages.map((language) => [language.label, []]));
 
@@ -115,6 +124,41 @@ const setups: Record<string, (language: SampleLanguage) => Promise<Setup>> = {
   },
 };
 
+/**
+ * The quickstart's "Install the client", run as its page prints it: the first block in the clone of the
+ * repository, the second in a new folder, with a HOME of the test's own (the blocks write to
+ * `~/swap-gateway-packages`). npm keeps the machine's cache and takes what is in it without asking the
+ * registry again, and skips its audit, funding and update reports: nothing installed changes, and the
+ * test waits less on the registry. The client is not published, so this is how a reader gets it.
+ */
+async function installAsTheQuickstartSays(): Promise<string> {
+  const section = readFileSync(join(defaultOutput, 'guides', 'quickstart.html'), 'utf8').split('<h2 id="2-install-the-client">')[1] ?? '';
+  const blocks = [...section.split('<h2')[0]!.matchAll(/<pre><code[^>]*>([\s\S]*?)<\/code><\/pre>/g)].map(([, code = '']) =>
+    htmlText(code),
+  );
+  if (blocks.length !== 2)
+    throw new Error(`the quickstart's install section has ${blocks.length} code blocks, not 2 (in the clone, in the project)`);
+  const project = join(quickstartHome, 'my-project');
+  mkdirSync(project);
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: quickstartHome,
+    npm_config_cache: process.env.npm_config_cache ?? join(homedir(), '.npm'),
+    npm_config_prefer_offline: 'true',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_update_notifier: 'false',
+  };
+  const [inClone = '', inProject = ''] = blocks;
+  await runFile('bash', ['-e', '-o', 'pipefail', '-c', inClone], { cwd: repositoryRoot, env, timeout: 120_000 });
+  await runFile('bash', ['-e', '-o', 'pipefail', '-c', inProject], { cwd: project, env, timeout: 240_000 });
+  return project;
+}
+
+/** The quickstart's TypeScript programs run from the project its install made, as it says: `npx tsx quickstart.ts`. */
+const runsInQuickstartProject = (sample: Sample) =>
+  sample.relativePath.startsWith('samples/quickstart/') && sample.language.key === 'typescript';
+
 /** The base of a sample's files (`guides/onramp-flow`), or its operation id: what `setups` is keyed by. */
 const setupOf = (sample: Sample) => {
   const base = sample.relativePath.replace(/^samples\//, '').replace(/\.\w+$/, '');
@@ -133,20 +177,23 @@ async function runSample(
   mkdirSync(copiesRoot, { recursive: true });
   // An ES module project, as the reader's is: the TypeScript samples await at the top level.
   writeFileSync(join(copiesRoot, 'package.json'), '{ "type": "module" }\n');
-  const copies = mkdtempSync(join(copiesRoot, 'run-'));
+  const project = runsInQuickstartProject(sample) ? await quickstartProject : undefined;
+  const copies = project ?? mkdtempSync(join(copiesRoot, 'run-'));
+  const file = join(copies, basename(sample.relativePath));
   try {
     for (const [name, content] of Object.entries(setup.files ?? {})) writeFileSync(join(work, name), content);
-    const file = join(copies, basename(sample.relativePath));
     writeFileSync(file, copy.source);
-    const [command, args] = {
-      curl: ['bash', ['-e', '-o', 'pipefail', file, ...extra]],
-      typescript: [process.execPath, ['--import', tsxLoader, file, ...extra]],
-      python: ['python3', [file, ...extra]],
-    }[sample.language.key] as [string, string[]];
+    const [command, args] = project
+      ? ['npx', ['tsx', basename(file), ...extra]]
+      : ({
+          curl: ['bash', ['-e', '-o', 'pipefail', file, ...extra]],
+          typescript: [process.execPath, ['--import', tsxLoader, file, ...extra]],
+          python: ['python3', [file, ...extra]],
+        }[sample.language.key] as [string, string[]]);
     // Nothing of the test's environment: PATH to find bash, curl and python3, and what the page asks the reader to set.
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', ...setup.env, ...(key ? { GATEWAY_API_KEY: key } : {}) };
     gateway.clear();
-    const result = await gateway.run(command, args, { cwd: work, env, timeout: 60_000 });
+    const result = await gateway.run(command, args, { cwd: project ?? work, env, timeout: 60_000 });
     const sent = gateway.requests.map((request) => request.authorization);
     if (offline.has(sample.relativePath)) expect(sent, `${sample.relativePath} calls nothing`).toEqual([]);
     else expect(sent.length, `${sample.relativePath} reached the sandbox at its default address`).toBeGreaterThan(0);
@@ -157,7 +204,7 @@ async function runSample(
     return result;
   } finally {
     rmSync(work, { recursive: true, force: true });
-    rmSync(copies, { recursive: true, force: true });
+    rmSync(project ? file : copies, { recursive: true, force: true });
   }
 }
 
@@ -203,6 +250,10 @@ const flows: Record<string, (output: { stdout: string; stderr: string }, languag
 
 describe('code samples as printed, against the sandbox at their default address', () => {
   beforeAll(async () => {
+    // The install waits mostly on npm: it goes on while the other samples run, and the quickstart's wait for it.
+    quickstartHome = mkdtempSync(join(tmpdir(), 'swap-gateway-quickstart-'));
+    quickstartProject = installAsTheQuickstartSays();
+    quickstartProject.catch(() => undefined);
     server = await startServer(sandboxServerOptions('settlingAtOnce'));
     gateway = await defaultGateway(server.url, testKey);
     printed = new Map(printedSamples().map((sample) => [sample.relativePath, sample]));
@@ -213,6 +264,8 @@ describe('code samples as printed, against the sandbox at their default address'
   });
 
   afterAll(async () => {
+    await quickstartProject?.catch(() => undefined);
+    rmSync(quickstartHome, { recursive: true, force: true });
     rmSync(dirname(walletCopy), { recursive: true, force: true });
     await gateway?.close();
     await server?.close();
@@ -246,6 +299,17 @@ describe('code samples as printed, against the sandbox at their default address'
       });
     }
   }
+
+  it("installs the client as the quickstart prints it: packed in the clone, installed in the reader's project", async () => {
+    const project = await quickstartProject;
+    const installed = (name: string) => JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8')).version;
+    for (const name of ['client', 'types'])
+      expect(installed(`@swap-gateway/${name}`)).toBe(
+        JSON.parse(readFileSync(join(repositoryRoot, 'packages', name, 'package.json'), 'utf8')).version,
+      );
+    expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).type).toBe('module');
+    expect(existsSync(join(project, 'node_modules', '.bin', 'tsx'))).toBe(true);
+  });
 
   for (const [flow, check] of Object.entries(flows)) {
     for (const sample of samplesAt(flow)) {
