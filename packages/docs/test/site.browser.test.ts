@@ -143,11 +143,12 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
       }
       if (version === 'v3') await page.getByText('V3 is kept for existing integrations.').first().waitFor({ state: 'visible' });
       if (version === 'v4') {
+        const getQuote = own.find((operation) => operation.operationId === 'getQuoteV4')!;
         await page
-          .locator(`a[href="${referenceAnchor(own.find((operation) => operation.operationId === 'getQuoteV4')!)}"]`)
+          .locator(`a[href="${referenceAnchor(getQuote)}"]`)
           .first()
           .click();
-        await page.waitForTimeout(300);
+        await expect.poll(() => inViewport(operationHeading(page, getQuote.summary)), settle).toBe(true);
         await page.screenshot({ path: join(screenshotsDirectory, 'operation-getQuoteV4.png') });
       }
     }
