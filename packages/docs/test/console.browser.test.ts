@@ -6,12 +6,13 @@
  * blocked and must not happen.
  *
  * One browser, one context and one page that the checks navigate (a new page is a renderer of its own,
- * about twice the CPU of a load in a page that is there); the sandbox, the mock, the site and the
- * browser start together, once for the file.
+ * about twice the CPU of a load in a page that is there); the sandbox, the site and the browser start
+ * together, once for the file. The mock (Prism, a process of its own) starts in the one test that sends
+ * to it, alone: started beside Chromium's launch on a busy machine it once missed its 30 s start timeout.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startMock, type RunningMock } from '@swap-gateway/mock';
+import { startMock } from '@swap-gateway/mock';
 import { loadBundle } from '@swap-gateway/openapi';
 import { startServer, type RunningServer } from '@swap-gateway/server';
 import { blockOutsideLocalhost, launchChromium, skipWithoutChromium } from '@swap-gateway/test-support/browser';
@@ -32,7 +33,6 @@ describe.skipIf(skipWithoutChromium('docs console browser test'))(
   { timeout: 120_000 },
   () => {
     let server: RunningServer;
-    let mock: RunningMock;
     let site: ServedSite;
     let browser: Browser;
     let context: BrowserContext;
@@ -45,12 +45,7 @@ describe.skipIf(skipWithoutChromium('docs console browser test'))(
       if (!existsSync(join(defaultOutput, consolePages.v4.href)))
         throw new Error(`no built console in ${defaultOutput}: run the package's build first`);
       mkdirSync(screenshotsDirectory, { recursive: true });
-      [server, mock, site, browser] = await Promise.all([
-        startServer(sandboxServerOptions('drivenByTest')),
-        startMock(),
-        serveSite(),
-        launchChromium(),
-      ]);
+      [server, site, browser] = await Promise.all([startServer(sandboxServerOptions('drivenByTest')), serveSite(), launchChromium()]);
       context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
       await blockOutsideLocalhost(context, outsideRequests);
       view = await context.newPage();
@@ -59,7 +54,7 @@ describe.skipIf(skipWithoutChromium('docs console browser test'))(
 
     afterAll(async () => {
       await browser?.close();
-      await Promise.all([site?.close(), server?.close(), mock?.stop()]);
+      await Promise.all([site?.close(), server?.close()]);
     });
 
     /** Loads `path` of the site afresh in `page`: only a new fragment of the document shown would scroll it, so leave it first. */
@@ -187,10 +182,15 @@ describe.skipIf(skipWithoutChromium('docs console browser test'))(
     });
 
     it("sends to the mock as well: get-routes answers the document's example", async () => {
-      const routes = await openConsole('getRoutesV4', mock.url);
-      const answered = await execute(routes.operation);
-      expect(answered.status).toBe('200');
-      expect(answered.verdict).toMatch(/^Matches the document: 200/);
+      const mock = await startMock();
+      try {
+        const routes = await openConsole('getRoutesV4', mock.url);
+        const answered = await execute(routes.operation);
+        expect(answered.status).toBe('200');
+        expect(answered.verdict).toMatch(/^Matches the document: 200/);
+      } finally {
+        await mock.stop();
+      }
     });
 
     it('keeps the gateway chosen across console pages and reloads, and sends to it', async () => {
