@@ -39,7 +39,7 @@ export const integratorRewrites: Record<string, string> = {
   "The examples are the sandbox server's answers; which condition gives which code is not shown, and a code's detail shape is known only where GatewayErrorDetails infers it.":
     "The examples are the sandbox server's answers; a deployment may answer a condition with another code. The details of a code follow the table of the errors guide.",
   "The conditions of the other codes, their HTTP statuses and their detail shapes are not shown; GatewayErrorDetails gives the detail shapes of some codes as inferred from the public gateway's TypeScript SDK.":
-    "Handle a code you do not expect as a failure of its request; the errors guide's table gives the details of the codes the public SDK reads.",
+    'Handle a code you do not expect as a failure of its request; the errors guide gives the details each code carries.',
   // Sentences of the document's third review (issue 28) and of the error details per code.
   'How this gateway answers (conditions the description does not show): a quote sealed by its `signedQuoteData` is accepted as issued until it expires (then ORDER_EXPIRED), even when prices have moved since, and the same sealed quote sent a second time is refused with DUPLICATE_ORDER.':
     'How this gateway answers: a quote sealed by its `signedQuoteData` is accepted as issued until it expires (then ORDER_EXPIRED), even when prices have moved since, and the same sealed quote sent a second time is refused with DUPLICATE_ORDER.',
@@ -136,8 +136,7 @@ const integratorNotes: Record<string, string> = {
     "register-tx answers `error`, with `details` (`expected`, `actual`) for a payment that does not match its order; its optional `code` is the sandbox server's, so do not rely on it.",
   'x-unspecified:GatewayErrorCodeV3':
     'Which conditions give most codes, with which HTTP status and details, is not specified: handle a code you do not expect as a failure of its request.',
-  'x-inferred:GatewayErrorDetails':
-    "The shapes below are the ones the public gateway's TypeScript SDK reads for these codes; read `details` by `code` as the client's typed errors do.",
+  'x-inferred:GatewayErrorDetails': "Read `details` by `code`, as the TypeScript client's typed errors do.",
   'x-unspecified:GatewayErrorDetails': 'For any other code, `details` may be any of the shapes above, or null: do not rely on its fields.',
 };
 

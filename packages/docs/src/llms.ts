@@ -20,17 +20,25 @@ export interface GuideText {
 }
 
 /**
- * The guide Markdown as plain Markdown: sample labels as bold lines, other HTML tags dropped (outside
- * code blocks, whose `<` and `#` belong to the code), site links made absolute (the site's address),
- * headings moved down to sit in a larger document.
+ * The guide Markdown as plain Markdown: sample labels as bold lines, a table cell's line breaks as
+ * semicolons, other HTML tags dropped (outside code blocks and inline code, whose `<` and `#` belong to
+ * the code: `<address>:<bps>`), site links made absolute (the site's address), headings moved down to
+ * sit in a larger document.
  */
 function plainMarkdown(markdown: string, site: string, headingLevelsDown = 0): string {
   const fences = /^(`{3,})[^\n]*\n[\s\S]*?^\1[ \t]*$/gm;
-  const text = (part: string) =>
+  const prose = (part: string) =>
     part
       .replace(/<p class="sample-label"[^>]*>([^<]*?)\s*<span class="muted">([^<]*)<\/span><\/p>/g, '**$1** ($2)')
+      .replace(/<br\s*\/?>/gi, '; ')
       .replace(/<\/?[a-z][^>]*>/gi, '')
-      .replace(/\]\(\/(?!\/)/g, `](${site}`)
+      .replace(/\]\(\/(?!\/)/g, `](${site}`);
+  const text = (part: string) =>
+    part
+      // Odd parts are inline code spans, kept as they are.
+      .split(/(`[^`\n]+`)/)
+      .map((piece, index) => (index % 2 === 0 ? prose(piece) : piece))
+      .join('')
       .replace(/^(#+) /gm, `$1${'#'.repeat(headingLevelsDown)} `)
       .replace(/\n{3,}/g, '\n\n');
   let result = '';

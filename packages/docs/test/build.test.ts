@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { listOpenQuestions, loadBundle } from '@swap-gateway/openapi';
 import { describe, expect, it } from 'vitest';
 import { publishedOperations } from '../src/document.js';
-import { detailsByCodeMarkdown, errorsTableMarkdown, listErrorCodes } from '../src/guide-sections/errors.js';
+import { detailsByCodeMarkdown, errorsTableMarkdown, listErrorCodes, noExample } from '../src/guide-sections/errors.js';
+import { changelogMarkdown } from '../src/guide-sections/changelog.js';
 import { openQuestionsMarkdown } from '../src/guide-sections/open-questions.js';
 import { defaultOutput, packageRoot, siteUrl, siteUrlFrom } from '../src/paths.js';
 import { forIntegrators, integratorRewrites, integratorText, speaksOfProvenance } from '../src/integrator-text.js';
@@ -31,16 +32,22 @@ describe('generated sections', () => {
     for (const entry of codes) expect(table).toContain(`\`${entry.code}\``);
   });
 
-  it('reads statuses and detail shapes from the examples, and says "not shown" where there are none', () => {
+  it('reads statuses and detail shapes from the examples, marks none inferred, and says so of a code without one', () => {
     const codes = new Map(listErrorCodes(combined).map((entry) => [entry.code, entry]));
     const missingRefund = codes.get('MISSING_REFUND_ADDRESS')!;
     expect(missingRefund.returnedBy.map(({ operation, status }) => `${operation.operationId} ${status}`)).toContain('createOrderV4 400');
-    // create-order's 400 is given by the description; get-quote's is inferred by the document.
-    expect(missingRefund.returnedBy.find(({ operation }) => operation.operationId === 'createOrderV4')?.statusInferred).toBe(false);
-    expect(codes.get('INSUFFICIENT_AMOUNT')?.returnedBy.every(({ statusInferred }) => statusInferred)).toBe(true);
     expect(codes.get('INSUFFICIENT_AMOUNT')?.detailShapes).toEqual(['expectedActual']);
-    const unexampled = [...codes.values()].filter((entry) => entry.returnedBy.length === 0);
-    for (const entry of unexampled) expect(errorsTableMarkdown(combined)).toMatch(new RegExp(`\`${entry.code}\`.*_not shown_`));
+    const table = errorsTableMarkdown(combined);
+    expect(table).toMatch(/`INSUFFICIENT_AMOUNT`.*\*\*400\*\* <span class="muted">get-quote<\/span>/);
+    // No status carries a mark of its provenance (the open-questions page has that, for reviewers): no `*` but the bold of a status.
+    expect(table.replace(/\*\*\d{3}\*\*/g, '')).not.toContain('*');
+    // Every code of the document has an example today: one added without any gets "no example" in both its cells.
+    const withNewCode = structuredClone(combined);
+    const v3Codes = (withNewCode.components.schemas as Record<string, Record<string, any>>).GatewayErrorCodeV3!;
+    v3Codes.enum.push('NEW_CODE');
+    v3Codes['x-enumDescriptions'].NEW_CODE = 'A code no example returns.';
+    v3Codes['x-introduced-in'].NEW_CODE = 'V3';
+    expect(errorsTableMarkdown(withNewCode)).toContain(`\`NEW_CODE\` | A code no example returns. | V3 | ${noExample} | ${noExample} |`);
   });
 
   it('gives each code the document ties to a shape its row, from x-detail-shapes-by-code, and no other code', () => {
@@ -109,9 +116,8 @@ describe('the document as integrators read it', () => {
   });
 
   it('reaches the guides integrators read, the reference and the console without those sentences', () => {
-    // Not checked: the open-questions page (for reviewers), the errors page (its own text is another change's) and the changelog (the release notes as written).
-    const reviewed = new Set(['guides/open-questions.html', 'guides/errors.html', 'guides/changelog.html']);
-    for (const { href } of markdownPages.filter((page) => !reviewed.has(page.href))) {
+    // Every page but the open questions, which reviewers read.
+    for (const { href } of markdownPages.filter((page) => page.href !== 'guides/open-questions.html')) {
       const text = readFileSync(join(defaultOutput, href), 'utf8')
         .replace(/^[\s\S]*<main[^>]*>|<\/main>[\s\S]*$/g, '')
         .replace(/<[^>]+>/g, ' ');
@@ -121,6 +127,44 @@ describe('the document as integrators read it', () => {
       const document = JSON.stringify(referenceDocument(loadBundle(`gateway-${version}`), version));
       expect(/x-inferred|x-unspecified|the description does not|bob-collective/i.test(document), version).toBe(false);
     }
+  });
+});
+
+describe('the changelog as integrators read it', () => {
+  /**
+   * What speaks to the repository's contributors rather than to integrators: the repository's paths,
+   * its tooling, its tests. A changeset's summary is printed as the changelog's entry, so it must be
+   * written about the API and the client as an integrator uses them.
+   */
+  const contributorVoice =
+    /(?:^|[\s`'"(])(?:packages|src|test|scripts|openapi\/paths|openapi\/components)\/|\.changeset\b|\b(?:pnpm|turbo|vitest|biome|spectral|changesets?|tests?|contract suite|house rules?|lint(?:s|ed|ing)?)\b/i;
+  const contributorSentences = (text: string) =>
+    text
+      .split(/(?<=[.!?:])\s+|\n/)
+      .map((sentence) => sentence.trim())
+      .filter((sentence) => contributorVoice.test(sentence));
+
+  it('has no entry that speaks to contributors', () => {
+    const text = readFileSync(join(defaultOutput, 'guides', 'changelog.html'), 'utf8')
+      .replace(/^[\s\S]*<main[^>]*>|<\/main>[\s\S]*$/g, '')
+      .replace(/<[^>]+>/g, ' ');
+    expect(text).toContain('Next release');
+    expect(contributorSentences(text)).toEqual([]);
+  });
+
+  it('finds the entry that does, and only that one', () => {
+    const entry = (summary: string) => ({ file: 'entry.md', bumps: { '@swap-gateway/openapi': 'minor' }, summary, date: '2026-01-02' });
+    const markdown = changelogMarkdown({
+      pending: [
+        entry('get-orders takes a `status` filter.'),
+        entry('The check moves to `packages/server/src/validate.ts`, which the contract suite runs.'),
+      ],
+      releases: [],
+      unreleasedChanges: undefined,
+    });
+    expect(contributorSentences(markdown)).toEqual([
+      'The check moves to `packages/server/src/validate.ts`, which the contract suite runs.',
+    ]);
   });
 });
 
@@ -213,6 +257,9 @@ describe('the built folder', () => {
     expect(read('guides/quickstart.html.md')).toContain(
       readFileSync(join(packageRoot, 'samples', 'quickstart', 'execute-quote.ts'), 'utf8').trim(),
     );
+    // Inline code keeps what looks like a tag, and a table cell's line breaks read as semicolons.
+    expect(read('guides/addresses.html.md')).toContain('`<address>:<bps>` pairs');
+    expect(read('guides/errors.html.md')).toMatch(/\| `INVALID_REQUEST` \|.*\*\*400\*\* get-quote, [^|]*; \*\*401\*\* every operation \|/);
   });
 
   it('has a 404 page for a static host, linked from the root path of the site', () => {

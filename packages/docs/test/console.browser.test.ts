@@ -4,6 +4,11 @@
  * sandbox and come back 200 and 201 with their headers, marked as matching the document; a bad request
  * shows the documented 400 body; the mock answers the console too. Every request outside localhost is
  * blocked and must not happen.
+ *
+ * One browser, one context and one page that the checks navigate (a new page is a renderer of its own,
+ * about twice the CPU of a load in a page that is there); the sandbox, the site and the browser start
+ * together, once for the file. The mock (Prism, a process of its own) starts in the one test that sends
+ * to it, alone: started beside Chromium's launch on a busy machine it once missed its 30 s start timeout.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,6 +36,8 @@ describe.skipIf(skipWithoutChromium('docs console browser test'))(
     let site: ServedSite;
     let browser: Browser;
     let context: BrowserContext;
+    /** The page the checks navigate in turn. */
+    let view: Page;
     const outsideRequests: string[] = [];
     const pageErrors: string[] = [];
 
@@ -38,23 +45,28 @@ describe.skipIf(skipWithoutChromium('docs console browser test'))(
       if (!existsSync(join(defaultOutput, consolePages.v4.href)))
         throw new Error(`no built console in ${defaultOutput}: run the package's build first`);
       mkdirSync(screenshotsDirectory, { recursive: true });
-      server = await startServer(sandboxServerOptions('drivenByTest'));
-      site = await serveSite();
-      browser = await launchChromium();
+      [server, site, browser] = await Promise.all([startServer(sandboxServerOptions('drivenByTest')), serveSite(), launchChromium()]);
       context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
       await blockOutsideLocalhost(context, outsideRequests);
+      view = await context.newPage();
+      view.on('pageerror', (error) => pageErrors.push(error.message));
     }, 60_000);
 
     afterAll(async () => {
       await browser?.close();
-      await site?.close();
-      await server?.close();
+      await Promise.all([site?.close(), server?.close()]);
     });
 
+    /** Loads `path` of the site afresh in `page`: only a new fragment of the document shown would scroll it, so leave it first. */
+    async function load(path: string, page = view): Promise<Page> {
+      const url = new URL(path, site.url);
+      if (url.hash && page.url().split('#')[0] === url.href.split('#')[0]) await page.goto('about:blank');
+      await page.goto(url.href);
+      return page;
+    }
+
     async function openConsole(operationId: string, gateway = server.url): Promise<{ page: Page; operation: Locator }> {
-      const page = await context.newPage();
-      page.on('pageerror', (error) => pageErrors.push(error.message));
-      await page.goto(new URL(`${consolePages.v4.href}${consoleAnchor(bundles.v4, operationId)}`, site.url).href);
+      const page = await load(`${consolePages.v4.href}${consoleAnchor(bundles.v4, operationId)}`);
       // The sandbox of this test listens on a free port: "Any base URL" with its address.
       await page.locator('.servers select').selectOption('{baseUrl}');
       await page.locator('input[data-variable="baseUrl"]').fill(gateway);
@@ -82,22 +94,19 @@ describe.skipIf(skipWithoutChromium('docs console browser test'))(
     }
 
     it('opens an operation of the reference in the console, which has every operation of both versions', async () => {
-      const reference = await context.newPage();
       const getQuote = publishedOperations(bundles.v4).find((operation) => operation.operationId === 'getQuoteV4')!;
-      await reference.goto(new URL(`${referencePages.v4.href}${referenceAnchor(getQuote)}`, site.url).href);
+      const reference = await load(`${referencePages.v4.href}${referenceAnchor(getQuote)}`);
       await reference
         .locator(`a[href="v4-console.html${consoleAnchor(bundles.v4, 'getQuoteV4')}"]`)
         .first()
         .click();
       await reference.waitForURL(/v4-console\.html#\/V4\/getQuoteV4$/);
       await reference.locator('[id$="-getQuoteV4"].opblock .execute').waitFor({ state: 'visible' });
-      await reference.close();
+      // The V4 console is the page the link opened; the V3 console is loaded.
       for (const version of ['v4', 'v3'] as const) {
-        const consolePage = await context.newPage();
-        await consolePage.goto(new URL(consolePages[version].href, site.url).href);
+        const consolePage = version === 'v4' ? reference : await load(consolePages[version].href);
         for (const operation of publishedOperations(bundles[version]))
           await consolePage.locator(`[id$="-${operation.operationId}"].opblock`).waitFor({ state: 'attached' });
-        await consolePage.close();
       }
     });
 
@@ -111,7 +120,6 @@ describe.skipIf(skipWithoutChromium('docs console browser test'))(
       expect(quoted.headers.toLowerCase()).toContain('content-type');
       const quoteBody = JSON.parse(quoted.body) as { onramp?: unknown };
       expect(quoteBody.onramp).toBeDefined();
-      await quote.page.close();
 
       // The quote is kept: create-order, opened afresh, puts it in its body with one click, unchanged.
       const order = await openConsole('createOrderV4');
@@ -124,7 +132,6 @@ describe.skipIf(skipWithoutChromium('docs console browser test'))(
       expect(created.verdict).toMatch(/^Matches the document: 201/);
       expect(JSON.parse(created.body)).toMatchObject({ onramp: { order_id: expect.any(String), address: expect.any(String) } });
       await order.operation.screenshot({ path: join(screenshotsDirectory, 'console-create-order-201.png') });
-      await order.page.close();
     });
 
     it('clears the previous answer and its verdict when it refuses to send a request (a required parameter missing)', async () => {
@@ -136,7 +143,6 @@ describe.skipIf(skipWithoutChromium('docs console browser test'))(
       await quote.operation.locator('.execute').click();
       await quote.operation.locator('tr[data-param-name="srcChain"] input.invalid').waitFor({ state: 'visible' });
       await expect.poll(() => quote.operation.locator('.contract-verdict, .live-responses-table').count(), { timeout: 15_000 }).toBe(0);
-      await quote.page.close();
     });
 
     it('opens an operation from a link below the sticky header, at a desktop and a phone width, with no review notes', async () => {
@@ -144,11 +150,8 @@ describe.skipIf(skipWithoutChromium('docs console browser test'))(
         { width: 1440, height: 900 },
         { width: 390, height: 844 },
       ]) {
-        const reader = await browser.newContext({ viewport });
-        await blockOutsideLocalhost(reader, outsideRequests);
-        const page = await reader.newPage();
-        page.on('pageerror', (error) => pageErrors.push(error.message));
-        await page.goto(new URL(`${consolePages.v4.href}${consoleAnchor(bundles.v4, 'createOrderV4')}`, site.url).href);
+        await view.setViewportSize(viewport);
+        const page = await load(`${consolePages.v4.href}${consoleAnchor(bundles.v4, 'createOrderV4')}`);
         const summary = page.locator('[id$="-createOrderV4"].opblock .opblock-summary').first();
         await summary.waitFor({ state: 'visible' });
         // Swagger UI scrolls once the operation is shown: its title ends clear of the header, within the window.
@@ -165,8 +168,8 @@ describe.skipIf(skipWithoutChromium('docs console browser test'))(
           .toBe(true);
         const text = (await page.locator('#console').textContent()) ?? '';
         expect(text).not.toMatch(/x-inferred|x-unspecified/);
-        await reader.close();
       }
+      await view.setViewportSize({ width: 1440, height: 900 });
     });
 
     it('shows the documented 400 body for a bad request', async () => {
@@ -176,7 +179,6 @@ describe.skipIf(skipWithoutChromium('docs console browser test'))(
       expect(refused.status).toBe('400');
       expect(JSON.parse(refused.body)).toMatchObject({ code: 'INVALID_REQUEST', error: expect.any(String) });
       expect(refused.verdict).toMatch(/^Matches the document: 400/);
-      await order.page.close();
     });
 
     it("sends to the mock as well: get-routes answers the document's example", async () => {
@@ -186,7 +188,6 @@ describe.skipIf(skipWithoutChromium('docs console browser test'))(
         const answered = await execute(routes.operation);
         expect(answered.status).toBe('200');
         expect(answered.verdict).toMatch(/^Matches the document: 200/);
-        await routes.page.close();
       } finally {
         await mock.stop();
       }
@@ -198,13 +199,12 @@ describe.skipIf(skipWithoutChromium('docs console browser test'))(
       await blockOutsideLocalhost(reader, outsideRequests);
       const page = await reader.newPage();
       page.on('pageerror', (error) => pageErrors.push(error.message));
-      const chosen = async () => ({
-        server: await page.locator('.servers select').inputValue(),
-        baseUrl: await page
-          .locator('input[data-variable="baseUrl"]')
-          .inputValue()
-          .catch(() => undefined),
-      });
+      // Read at once, not waited for: the base URL's field is there only while "Any base URL" is chosen.
+      const chosen = () =>
+        page.evaluate(() => ({
+          server: document.querySelector<HTMLSelectElement>('.servers select')?.value,
+          baseUrl: document.querySelector<HTMLInputElement>('input[data-variable="baseUrl"]')?.value,
+        }));
       await page.goto(new URL(consolePages.v3.href, site.url).href);
       await page.locator('.servers select').selectOption('{baseUrl}');
       await page.locator('input[data-variable="baseUrl"]').fill(server.url);

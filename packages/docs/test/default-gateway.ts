@@ -11,16 +11,13 @@
  * proxy through a Unix socket (default-gateway-bridge.ts). Without `unshare` and `ip` there the test
  * fails, naming the port.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as forward, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
-
-const runFile = promisify(execFile);
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const bridgeScript = fileURLToPath(new URL('./default-gateway-bridge.ts', import.meta.url));
 
@@ -48,6 +45,33 @@ export interface DefaultGateway {
   /** Runs a command whose http://127.0.0.1:8080 is the proxy. */
   run(command: string, args: string[], options: RunOptions): Promise<{ stdout: string; stderr: string }>;
   close(): Promise<void>;
+}
+
+/**
+ * Runs a program as execFile does (its output collected, an error with `code`, `stdout` and `stderr`
+ * when it fails or outlives `timeout`), but with nothing on its standard input: no sample reads one, and
+ * bash started with a socket there (execFile's pipes are sockets) and no SHLVL (the samples' empty
+ * environment) takes itself for a remote shell and reads ~/.bashrc (Debian's SSH_SOURCE_BASHRC). With a
+ * version manager set up there (pyenv on this machine) that cost about 1 s of CPU a curl sample.
+ */
+export function runProgram(
+  command: string,
+  args: string[],
+  { cwd, env, timeout }: RunOptions,
+): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env, timeout, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', (error) => reject(Object.assign(error, { stdout, stderr })));
+    child.on('close', (code, signal) => {
+      if (code === 0) return resolve({ stdout, stderr });
+      const failure = new Error(`${command} ${args.join(' ')} failed (${signal ?? `exit ${code}`}):\n${stderr}${stdout}`);
+      reject(Object.assign(failure, { code, signal, stdout, stderr }));
+    });
+  });
 }
 
 const listen = (server: Server, ...target: [number, string] | [string]) =>
@@ -91,7 +115,7 @@ export async function defaultGateway(target: string, testKey: string): Promise<D
     return {
       ...common,
       mode: 'port',
-      run: (command, args, options) => runFile(command, args, options),
+      run: runProgram,
       close: () => new Promise((resolve) => proxy.close(() => resolve())),
     };
   } catch (error) {
@@ -109,7 +133,7 @@ export async function defaultGateway(target: string, testKey: string): Promise<D
     ...common,
     mode: 'namespace',
     run: (command, args, options) =>
-      runFile(
+      runProgram(
         'unshare',
         ['--net', '--map-root-user', '--', process.execPath, '--import', tsxLoader, bridgeScript, socket, command, ...args],
         options,

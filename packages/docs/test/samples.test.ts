@@ -5,21 +5,27 @@
  * the samples reach the sandbox at http://127.0.0.1:8080, the address they default to, where the
  * test puts a recording proxy in front of its own sandbox server (@swap-gateway/server, in memory,
  * settling orders within a second; default-gateway.ts). The curl scripts run with bash, the
- * TypeScript programs with tsx, the Python scripts with the machine's python3. The samples of an
+ * TypeScript programs with node once esbuild has stripped their types (tsx's transform), the Python
+ * scripts with the machine's python3. The samples of an
  * operation print its answer, which must validate against the operation's success response in the
  * bundle; the flows of the guides print what their comments say. Without a key no sample sends
  * Authorization; with GATEWAY_API_KEY set every request of every curl and Python sample, and of the
  * TypeScript ones listed below, carries it. Every sample file under samples/ must have run from a page
  * by the end, and the test prints how many ran per language.
+ *
+ * The client is not published: the quickstart's install packs it in the clone and installs it in a new
+ * project. The test runs that install as the page prints it (npm reaches the registry for bitcoinjs-lib
+ * and the rest), and runs the quickstart's TypeScript programs from that project with `npx tsx`, as the
+ * page says; the other TypeScript samples import the workspace's client, the same code.
  */
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { promisify } from 'node:util';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createSchemaValidator, jsonContent, loadBundle } from '@swap-gateway/openapi';
+import { transformSync } from 'esbuild';
 import { startServer, type RunningServer } from '@swap-gateway/server';
 import { sandboxControls, sandboxServerOptions } from '@swap-gateway/test-support/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,7 +34,7 @@ import { defaultOutput, packageRoot } from '../src/paths.js';
 import { sampleLanguages, samplesAt, samplesDirectory, samplesOf, type Sample, type SampleLanguage } from '../src/samples.js';
 import { sandboxControls as pageControls } from '../src/guide-sections/sandbox.js';
 import { htmlText, printedSamples, type PrintedSample } from './built-samples.js';
-import { defaultGateway, type DefaultGateway } from './default-gateway.js';
+import { defaultGateway, runProgram, type DefaultGateway } from './default-gateway.js';
 import { onrampQuoteParameters, testWallet } from './wallet.js';
 
 const require = createRequire(import.meta.url);
@@ -39,7 +45,20 @@ const tsxLoader = pathToFileURL(require.resolve('tsx')).href;
  */
 const copiesRoot = join(packageRoot, 'node_modules', '.cache', 'docs-samples');
 const walletCopy = join(copiesRoot, 'sandbox-wallet', 'sandbox-wallet.ts');
-const runFile = promisify(execFile);
+const repositoryRoot = join(packageRoot, '..', '..');
+/**
+ * The machine's python3, resolved once: where `python3` on PATH is a version manager's shim (pyenv's
+ * here), the shim costs more CPU than the sample it starts (0.6 s against 0.1 s a run, measured); the
+ * sample runs with the interpreter the shim would choose.
+ */
+const python = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
+/**
+ * A TypeScript sample as tsx runs it: esbuild's transform of the printed code (the one tsx applies to a
+ * file), then node. tsx loaded in each sample's process cost 0.75 s of CPU a run, node alone 0.2 s; the
+ * quickstart's programs still run with `npx tsx`, as their page says.
+ */
+const transpiled = (source: string) =>
+  transformSync(source, { loader: 'ts', format: 'esm', target: `node${process.versions.node.split('.')[0]}` }).code;
 /** A well-formed key the sandbox never issued: the proxy takes it out again (default-gateway.ts). */
 const testKey = 'DocsSamplesTestKey0123456789abcd';
 /** Samples that compute without calling the API. */
@@ -65,6 +84,9 @@ const onrampQuery = (extra: Record<string, string> = {}) => new URLSearchParams(
 
 let server: RunningServer;
 let gateway: DefaultGateway;
+/** The reader's project the quickstart's install makes (its HOME's `my-project`), once that install has run. */
+let quickstartProject: Promise<string>;
+let quickstartHome: string;
 let printed: Map<string, PrintedSample>;
 const ran = new Map<SampleLanguage['label'], string[]>(sampleLanguages.map((language) => [language.label, []]));
 
@@ -108,12 +130,49 @@ const setups: Record<string, (language: SampleLanguage) => Promise<Setup>> = {
   // The wallet of the flow is the sandbox wallet command as the sandbox page prints it, set up as the client flow says.
   'guides/onramp-flow': async () => {
     const signWith = `"${process.execPath}" --import ${tsxLoader} "${walletCopy}"`;
-    const { stdout } = await runFile(process.execPath, ['--import', tsxLoader, walletCopy, '--address'], {
-      env: { PATH: process.env.PATH },
+    const { stdout } = await runProgram(process.execPath, ['--import', tsxLoader, walletCopy, '--address'], {
+      cwd: dirname(walletCopy),
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      timeout: 60_000,
     });
     return { env: { BITCOIN_ADDRESS: stdout.trim(), SIGN_PSBT_COMMAND: signWith } };
   },
 };
+
+/**
+ * The quickstart's "Install the client", run as its page prints it: the first block in the clone of the
+ * repository, the second in a new folder, with a HOME of the test's own (the blocks write to
+ * `~/swap-gateway-packages`). npm keeps the machine's cache and takes what is in it without asking the
+ * registry again, and skips its audit, funding and update reports: nothing installed changes, and the
+ * test waits less on the registry. The client is not published, so this is how a reader gets it.
+ */
+async function installAsTheQuickstartSays(): Promise<string> {
+  const section = readFileSync(join(defaultOutput, 'guides', 'quickstart.html'), 'utf8').split('<h2 id="2-install-the-client">')[1] ?? '';
+  const blocks = [...section.split('<h2')[0]!.matchAll(/<pre><code[^>]*>([\s\S]*?)<\/code><\/pre>/g)].map(([, code = '']) =>
+    htmlText(code),
+  );
+  if (blocks.length !== 2)
+    throw new Error(`the quickstart's install section has ${blocks.length} code blocks, not 2 (in the clone, in the project)`);
+  const project = join(quickstartHome, 'my-project');
+  mkdirSync(project);
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: quickstartHome,
+    npm_config_cache: process.env.npm_config_cache ?? join(homedir(), '.npm'),
+    npm_config_prefer_offline: 'true',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_update_notifier: 'false',
+  };
+  const [inClone = '', inProject = ''] = blocks;
+  await runProgram('bash', ['-e', '-o', 'pipefail', '-c', inClone], { cwd: repositoryRoot, env, timeout: 120_000 });
+  await runProgram('bash', ['-e', '-o', 'pipefail', '-c', inProject], { cwd: project, env, timeout: 240_000 });
+  return project;
+}
+
+/** The quickstart's TypeScript programs run from the project its install made, as it says: `npx tsx quickstart.ts`. */
+const runsInQuickstartProject = (sample: Sample) =>
+  sample.relativePath.startsWith('samples/quickstart/') && sample.language.key === 'typescript';
 
 /** The base of a sample's files (`guides/onramp-flow`), or its operation id: what `setups` is keyed by. */
 const setupOf = (sample: Sample) => {
@@ -133,20 +192,24 @@ async function runSample(
   mkdirSync(copiesRoot, { recursive: true });
   // An ES module project, as the reader's is: the TypeScript samples await at the top level.
   writeFileSync(join(copiesRoot, 'package.json'), '{ "type": "module" }\n');
-  const copies = mkdtempSync(join(copiesRoot, 'run-'));
+  const project = runsInQuickstartProject(sample) ? await quickstartProject : undefined;
+  const copies = project ?? mkdtempSync(join(copiesRoot, 'run-'));
+  const compiled = !project && sample.language.key === 'typescript';
+  const file = join(copies, `${basename(sample.relativePath)}${compiled ? '.mjs' : ''}`);
   try {
     for (const [name, content] of Object.entries(setup.files ?? {})) writeFileSync(join(work, name), content);
-    const file = join(copies, basename(sample.relativePath));
-    writeFileSync(file, copy.source);
-    const [command, args] = {
-      curl: ['bash', ['-e', '-o', 'pipefail', file, ...extra]],
-      typescript: [process.execPath, ['--import', tsxLoader, file, ...extra]],
-      python: ['python3', [file, ...extra]],
-    }[sample.language.key] as [string, string[]];
+    writeFileSync(file, compiled ? transpiled(copy.source) : copy.source);
+    const [command, args] = project
+      ? ['npx', ['tsx', basename(file), ...extra]]
+      : ({
+          curl: ['bash', ['-e', '-o', 'pipefail', file, ...extra]],
+          typescript: [process.execPath, [file, ...extra]],
+          python: [python, [file, ...extra]],
+        }[sample.language.key] as [string, string[]]);
     // Nothing of the test's environment: PATH to find bash, curl and python3, and what the page asks the reader to set.
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', ...setup.env, ...(key ? { GATEWAY_API_KEY: key } : {}) };
     gateway.clear();
-    const result = await gateway.run(command, args, { cwd: work, env, timeout: 60_000 });
+    const result = await gateway.run(command, args, { cwd: project ?? work, env, timeout: 60_000 });
     const sent = gateway.requests.map((request) => request.authorization);
     if (offline.has(sample.relativePath)) expect(sent, `${sample.relativePath} calls nothing`).toEqual([]);
     else expect(sent.length, `${sample.relativePath} reached the sandbox at its default address`).toBeGreaterThan(0);
@@ -157,7 +220,7 @@ async function runSample(
     return result;
   } finally {
     rmSync(work, { recursive: true, force: true });
-    rmSync(copies, { recursive: true, force: true });
+    rmSync(project ? file : copies, { recursive: true, force: true });
   }
 }
 
@@ -203,6 +266,10 @@ const flows: Record<string, (output: { stdout: string; stderr: string }, languag
 
 describe('code samples as printed, against the sandbox at their default address', () => {
   beforeAll(async () => {
+    // The install waits mostly on npm: it goes on while the other samples run, and the quickstart's wait for it.
+    quickstartHome = mkdtempSync(join(tmpdir(), 'swap-gateway-quickstart-'));
+    quickstartProject = installAsTheQuickstartSays();
+    quickstartProject.catch(() => undefined);
     server = await startServer(sandboxServerOptions('settlingAtOnce'));
     gateway = await defaultGateway(server.url, testKey);
     printed = new Map(printedSamples().map((sample) => [sample.relativePath, sample]));
@@ -213,6 +280,8 @@ describe('code samples as printed, against the sandbox at their default address'
   });
 
   afterAll(async () => {
+    await quickstartProject?.catch(() => undefined);
+    rmSync(quickstartHome, { recursive: true, force: true });
     rmSync(dirname(walletCopy), { recursive: true, force: true });
     await gateway?.close();
     await server?.close();
@@ -246,6 +315,17 @@ describe('code samples as printed, against the sandbox at their default address'
       });
     }
   }
+
+  it("installs the client as the quickstart prints it: packed in the clone, installed in the reader's project", async () => {
+    const project = await quickstartProject;
+    const installed = (name: string) => JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8')).version;
+    for (const name of ['client', 'types'])
+      expect(installed(`@swap-gateway/${name}`)).toBe(
+        JSON.parse(readFileSync(join(repositoryRoot, 'packages', name, 'package.json'), 'utf8')).version,
+      );
+    expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).type).toBe('module');
+    expect(existsSync(join(project, 'node_modules', '.bin', 'tsx'))).toBe(true);
+  });
 
   for (const [flow, check] of Object.entries(flows)) {
     for (const sample of samplesAt(flow)) {

@@ -2,6 +2,11 @@
  * The built site in a real browser: Debian's Chromium driven by playwright-core,
  * the site served from disk on 127.0.0.1, every request to anywhere else
  * blocked and counted. Skips, saying why, only where Chromium is absent.
+ *
+ * One browser for the file, one context per width (a desktop's, a phone's), and in each one page that
+ * every check navigates: a new page costs a renderer of its own, about twice the CPU of loading the same
+ * address in a page that is there (measured on this site: 23 s against 15 s for 16 loads). A check that
+ * needs a context of its own (a guard of its own, an expected console error) says so.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -37,6 +42,10 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
   let site: ServedSite;
   let browser: Browser;
   let context: BrowserContext;
+  let phoneContext: BrowserContext;
+  /** The page of each width's context, navigated by the checks in turn. */
+  let desktopView: Page;
+  let phoneView: Page;
   const outsideRequests: string[] = [];
   const consoleErrors: string[] = [];
 
@@ -45,9 +54,12 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
     mkdirSync(screenshotsDirectory, { recursive: true });
     site = await serveSite();
     browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
-    await blockOutsideLocalhost(context, outsideRequests);
-    context.on('page', (page) => watch(page));
+    [context, phoneContext] = await Promise.all([browser.newContext(desktop), browser.newContext(phone)]);
+    for (const each of [context, phoneContext]) {
+      await blockOutsideLocalhost(each, outsideRequests);
+      each.on('page', (page) => watch(page));
+    }
+    [desktopView, phoneView] = await Promise.all([context.newPage(), phoneContext.newPage()]);
   }, 60_000);
 
   afterAll(async () => {
@@ -78,9 +90,12 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
     });
   }
 
-  async function open(path: string): Promise<Page> {
-    const page = await context.newPage();
-    await page.goto(new URL(path, site.url).href, { waitUntil: 'load' });
+  /** A width's page (the desktop's unless said), loaded afresh at `path`. */
+  async function open(path: string, page = desktopView): Promise<Page> {
+    const url = new URL(path, site.url);
+    // Only a new fragment of the document shown would scroll it: leave it first, so that it loads again.
+    if (url.hash && page.url().split('#')[0] === url.href.split('#')[0]) await page.goto('about:blank');
+    await page.goto(url.href, { waitUntil: 'load' });
     return page;
   }
 
@@ -96,7 +111,6 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
     await page.locator(`a[href$="${referenceAnchor(operations[1]!)}"]`).click();
     await page.waitForURL(/reference\/v4\.html#/);
     await expect.poll(() => inViewport(operationHeading(page, operations[1]!.summary)), settle).toBe(true);
-    await page.close();
   });
 
   it('renders every guide with the shared layout and no directive left', async () => {
@@ -112,7 +126,6 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
         links.map((link) => (link as HTMLAnchorElement).href).filter((href) => !href.startsWith(location.origin)),
       );
       expect(broken, `${href} links only to the site`).toEqual([]);
-      await page.close();
     }
   });
 
@@ -130,26 +143,25 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
       }
       if (version === 'v3') await page.getByText('V3 is kept for existing integrations.').first().waitFor({ state: 'visible' });
       if (version === 'v4') {
+        const getQuote = own.find((operation) => operation.operationId === 'getQuoteV4')!;
         await page
-          .locator(`a[href="${referenceAnchor(own.find((operation) => operation.operationId === 'getQuoteV4')!)}"]`)
+          .locator(`a[href="${referenceAnchor(getQuote)}"]`)
           .first()
           .click();
-        await page.waitForTimeout(300);
+        await expect.poll(() => inViewport(operationHeading(page, getQuote.summary)), settle).toBe(true);
         await page.screenshot({ path: join(screenshotsDirectory, 'operation-getQuoteV4.png') });
       }
-      await page.close();
     }
   });
 
   it("gives Redoc's own links the page's hash, so that they open in a new tab too", async () => {
     for (const version of ['v4', 'v3'] as const) {
-      const page = await open(referencePages[version].href);
-      await page
-        .locator(
-          `#redoc a[href="#/${version}/${operations.find((operation) => operation.version === version)!.operationId.toLowerCase()}"]`,
-        )
-        .first()
-        .waitFor({ state: 'attached' });
+      const first = operations.find((operation) => operation.version === version)!;
+      // Loaded at the group's link, as a new tab opens it: the reference shows the group's operations...
+      const page = await open(`${referencePages[version].href}#/${version}`);
+      await operationHeading(page, first.summary).waitFor({ state: 'visible', timeout: 15_000 });
+      // ...and every link Redoc renders is a hash of the page.
+      await page.locator(`#redoc a[href="#/${version}/${first.operationId.toLowerCase()}"]`).first().waitFor({ state: 'attached' });
       const links = await page.$$eval('#redoc a[href]', (found) => found.map((link) => link.getAttribute('href')!));
       // The sidebar's group of the version and the title are among them.
       expect(links).toEqual(expect.arrayContaining([`#/${version}`, '#/']));
@@ -157,14 +169,6 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
         links.filter((href) => href.startsWith('/') && !href.startsWith('//')),
         `${version}: links from the root of the host`,
       ).toEqual([]);
-      // Opened on their own (a new tab), they show the reference: the group its operations.
-      const tab = await open(`${referencePages[version].href}#/${version}`);
-      await operationHeading(tab, operations.find((operation) => operation.version === version)!.summary).waitFor({
-        state: 'visible',
-        timeout: 15_000,
-      });
-      await tab.close();
-      await page.close();
     }
   });
 
@@ -179,7 +183,6 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
     expect(rows.map((row) => row.trim()).sort()).toEqual([...expected].sort());
     await table.evaluate((element) => window.scrollTo(0, element.getBoundingClientRect().top + window.scrollY - 72));
     await page.screenshot({ path: join(screenshotsDirectory, 'errors-table.png') });
-    await page.close();
   });
 
   it('searches pages, operations and error codes from the header', async () => {
@@ -221,7 +224,6 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
     await page.goto(new URL(referencePages.v4.href, site.url).href);
     await page.locator('#site-search').fill('zzqx nothing like this');
     await expect.poll(() => page.locator('#search-results').textContent(), settle).toContain('Nothing matches');
-    await page.close();
   });
 
   it('switches every sample to the language chosen, and remembers it on the next page', async () => {
@@ -235,16 +237,11 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
     await page.goto(new URL('guides/pagination-and-polling.html', site.url).href);
     await expect.poll(() => shown('python'), settle).toBe(await page.locator('.sample-group').count());
     expect(await page.locator('.sample-group .sample-tab[aria-selected="true"]').first().textContent()).toBe('Python');
-    await page.close();
   });
 
   it('copies a code block as printed with its Copy button', async () => {
-    const reader = await browser.newContext({ viewport: { width: 390, height: 844 } });
-    await reader.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(site.url).origin });
-    await blockOutsideLocalhost(reader, outsideRequests);
-    const page = await reader.newPage();
-    watch(page);
-    await page.goto(new URL('guides/quickstart.html', site.url).href);
+    await phoneContext.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(site.url).origin });
+    const page = await open('guides/quickstart.html', phoneView);
     const group = page.locator('.sample-group').first();
     await group.locator('.sample-tab', { hasText: 'Python' }).click();
     const block = group.locator('.code-block:visible');
@@ -262,16 +259,14 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
       const blocks = await page.locator('main .code-block').count();
       expect(await page.locator('main .code-block > .copy-button').count(), href).toBe(blocks);
     }
-    await reader.close();
   });
 
   it('keeps the sample clicked in place when every sample above it changes language', async () => {
-    for (const options of [desktop, phone]) {
-      const viewer = await browser.newContext(options);
-      await blockOutsideLocalhost(viewer, outsideRequests);
-      const page = await viewer.newPage();
-      watch(page);
-      await page.goto(new URL('guides/code-samples.html', site.url).href);
+    for (const [options, view] of [
+      [desktop, desktopView],
+      [phone, phoneView],
+    ] as const) {
+      const page = await open('guides/code-samples.html', view);
       const group = page.locator('h3:has-text("Create an order from a quote (V4)") ~ .sample-group').first();
       const python = group.locator('.sample-tab', { hasText: 'Python' });
       await python.evaluate((tab) => window.scrollTo(0, tab.getBoundingClientRect().top + window.scrollY - 300));
@@ -280,7 +275,6 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
       await page.mouse.click(before.x + 5, before.y + 5);
       await expect.poll(() => group.locator('.sample-label[data-language="python"]').isVisible(), settle).toBe(true);
       expect(Math.round((await python.boundingBox())!.y), `at ${options.viewport.width} px`).toBe(Math.round(before.y));
-      await viewer.close();
     }
   });
 
@@ -320,7 +314,6 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
         await page.locator('.sample-group:has(.sample-tab[data-language="curl"]) .sample-tab[aria-selected="true"]').allTextContents(),
       );
     await expect.poll(selectedTabs, settle).toEqual(new Set(['curl']));
-    await page.close();
   });
 
   it('lays out every built page within the width of a phone and of a desktop, with the navigation reachable', {
@@ -329,17 +322,14 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
     const pages = builtPages();
     for (const href of [...markdownPages.map((page) => page.href), referencePages.v4.href, consolePages.v4.href])
       expect(pages, 'the walk finds the pages the site links').toContain(href);
-    for (const [device, options] of Object.entries({ phone, desktop })) {
-      const viewer = await browser.newContext(options);
-      await blockOutsideLocalhost(viewer, outsideRequests);
-      viewer.on('page', (page) => watch(page));
+    // The two widths at once, each in its own page: two renderers keep both cores busy.
+    const walk = async (device: string, page: Page) => {
       for (const href of pages) {
-        const page = await viewer.newPage();
         // A console opens with its first operation expanded, so that its tables are laid out too.
         const version = (Object.keys(consolePages) as Array<keyof typeof consolePages>).find((key) => consolePages[key].href === href);
         const bundle = version && loadBundle(`gateway-${version}`);
         const anchor = bundle ? consoleAnchor(bundle, publishedOperations(bundle)[0]!.operationId) : '';
-        await page.goto(new URL(href + anchor, site.url).href, { waitUntil: 'load' });
+        await open(href + anchor, page);
         if (bundle) await page.locator('.opblock.is-open .opblock-body').first().waitFor({ state: 'visible', timeout: 15_000 });
         const where = `${href} on a ${device}`;
         const layout = await page.evaluate(() => ({
@@ -386,18 +376,13 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
           expect(await page.locator('.site-header .top-nav').isVisible(), `${where}: the header's links`).toBe(true);
           expect((await search.boundingBox())!.width).toBeGreaterThan(200);
         }
-        await page.close();
       }
-      await viewer.close();
-    }
+    };
+    await Promise.all([walk('phone', phoneView), walk('desktop', desktopView)]);
   });
 
   it('is usable on a phone: the menu opens a guide, search answers within the screen, a wide table scrolls in its box', async () => {
-    const viewer = await browser.newContext(phone);
-    await blockOutsideLocalhost(viewer, outsideRequests);
-    const page = await viewer.newPage();
-    watch(page);
-    await page.goto(new URL('index.html', site.url).href);
+    const page = await open('index.html', phoneView);
     await page.screenshot({ path: join(screenshotsDirectory, 'phone-landing.png') });
     await page.locator('.site-header .site-menu summary').click();
     await page.screenshot({ path: join(screenshotsDirectory, 'phone-menu.png') });
@@ -422,20 +407,20 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
     });
     expect(scrolled).toEqual({ wider: true, moved: 200, page: 0 });
     await page.screenshot({ path: join(screenshotsDirectory, 'phone-errors.png') });
-    await viewer.close();
   });
 
   it('answers an address the site lacks with its 404 page, styled and searchable, at any depth', async () => {
     // A context of its own: Chromium reports the 404 of the page itself as a console error, which is the point here.
-    const reader = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const reader = await browser.newContext(desktop);
     await blockOutsideLocalhost(reader, outsideRequests);
+    const page = await reader.newPage();
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
     for (const path of ['guides/no-such-guide.html', 'no/such/deep/page']) {
-      const page = await reader.newPage();
-      const errors: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(message.text());
-      });
-      page.on('pageerror', (error) => errors.push(error.message));
+      errors.splice(0);
       const response = await page.goto(new URL(path, site.url).href);
       expect(response?.status(), path).toBe(404);
       expect(await page.locator('main h1').textContent()).toBe('Page not found');
@@ -448,7 +433,6 @@ describe.skipIf(skipWithoutChromium('docs site browser test'))('the docs site in
       await page.locator('main a', { hasText: 'Quickstart' }).click();
       await page.waitForURL(/guides\/quickstart\.html$/);
       expect(errors, path).toEqual(['Failed to load resource: the server responded with a status of 404 (Not Found)']);
-      await page.close();
     }
     await reader.close();
   });

@@ -3,8 +3,10 @@
  * error-code schemas with its meaning (`x-enumDescriptions`) and the version
  * that introduced it (`x-introduced-in`), the HTTP statuses and detail shapes
  * the document's examples give it, the detail shape the document ties to a code
- * (`x-detail-shapes-by-code`, inferred), and the error bodies themselves. What the
- * document does not show is said to be not shown.
+ * (`x-detail-shapes-by-code`), and the error bodies themselves. Written for
+ * integrators: which of these the document inferred is the open-questions page's
+ * (for reviewers), so the tables mark nothing as inferred; a code without an
+ * example says so.
  */
 import {
   createSchemaValidator,
@@ -13,7 +15,6 @@ import {
   documentedErrorCodes,
   resolveRef,
   type OpenApiDocument,
-  type Response,
 } from '@swap-gateway/openapi';
 import { publishedOperations, type PublishedOperation } from '../document.js';
 import { code, escapeCell, table } from '../markdown-text.js';
@@ -25,7 +26,7 @@ export interface ErrorCodeEntry {
   /** The API versions whose error-code schema lists the code. */
   versions: string[];
   /** Where the document's examples return the code. */
-  returnedBy: Array<{ operation: PublishedOperation; status: string; statusInferred: boolean }>;
+  returnedBy: Array<{ operation: PublishedOperation; status: string }>;
   /** Titles of the detail shapes the code's examples carry. */
   detailShapes: string[];
 }
@@ -74,17 +75,6 @@ function describeType(schema: { type?: unknown; items?: { type?: unknown } }): s
   return types.map((type) => (type === 'array' ? `array of ${String(schema.items?.type)}` : String(type))).join(' or ');
 }
 
-/**
- * Whether the document inferred a response (its status) rather than took it from the description:
- * `x-inferred` on the response, or on one of its headers (the 429's sentence stands on Retry-After).
- */
-function isInferred(document: OpenApiDocument, response: Response): boolean {
-  const headers = Object.values((response.definition.headers ?? {}) as Record<string, unknown>).map((header) =>
-    resolveRef(document, header),
-  );
-  return [response.definition, ...headers].some((node) => typeof node['x-inferred'] === 'string');
-}
-
 export function listErrorCodes(document: OpenApiDocument): ErrorCodeEntry[] {
   const v4 = codesOf(document, 'GatewayErrorCodeV4');
   const v3 = new Set(codesOf(document, 'GatewayErrorCodeV3').map((entry) => entry.code));
@@ -99,15 +89,15 @@ export function listErrorCodes(document: OpenApiDocument): ErrorCodeEntry[] {
     v4.map((entry) => [entry.code, { ...entry, versions: v3.has(entry.code) ? ['V3', 'V4'] : ['V4'], returnedBy: [], detailShapes: [] }]),
   );
   const responses = publishedOperations(document).flatMap((operation) =>
-    Object.values(operation.responses).map((response) => ({ operation, status: response.status, response })),
+    Object.values(operation.responses).map((response) => ({ operation, status: response.status })),
   );
-  for (const { operation, status, response } of responses) {
+  for (const { operation, status } of responses) {
     for (const value of documentedErrorBodies(operation, status)) {
       const entry = byCode.get(value.code);
       if (!entry)
         throw new Error(`an example of ${operation.operationId} ${status} carries ${value.code}, which no error-code schema lists`);
       if (!entry.returnedBy.some((seen) => seen.operation.operationId === operation.operationId && seen.status === status)) {
-        entry.returnedBy.push({ operation, status, statusInferred: isInferred(document, response) });
+        entry.returnedBy.push({ operation, status });
       }
       if ('details' in value) {
         for (const title of shapeOf(value.details)) if (!entry.detailShapes.includes(title)) entry.detailShapes.push(title);
@@ -120,32 +110,29 @@ export function listErrorCodes(document: OpenApiDocument): ErrorCodeEntry[] {
 /** The operation's name as a reader knows it: the path without version and parameters (`get-quote`). */
 const operationName = (operation: PublishedOperation) => operation.path.split('/')[2] ?? operation.path;
 
+/** What a cell says of a code the document's examples never return. */
+export const noExample = '_no example_';
+
 /**
- * `**400** get-quote*, create-order` lines, one per status; `*` marks a status the document
- * inferred. A status every operation documents (401, 429, 500) reads "every operation".
+ * `**400** get-quote, create-order` lines, one per status. A status every operation documents (401,
+ * 429, 500) reads "every operation".
  */
 function statusCell(entry: ErrorCodeEntry, everyOperation: Set<string>): string {
-  if (entry.returnedBy.length === 0) return '_not shown_';
-  const byStatus = new Map<string, Map<string, boolean>>();
-  for (const { operation, status, statusInferred } of entry.returnedBy) {
-    const names = byStatus.get(status) ?? new Map<string, boolean>();
-    names.set(operationName(operation), (names.get(operationName(operation)) ?? false) || statusInferred);
-    byStatus.set(status, names);
-  }
+  if (entry.returnedBy.length === 0) return noExample;
+  const byStatus = new Map<string, Set<string>>();
+  for (const { operation, status } of entry.returnedBy)
+    byStatus.set(status, (byStatus.get(status) ?? new Set()).add(operationName(operation)));
   return [...byStatus.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([status, names]) => {
-      const operations =
-        names.size === everyOperation.size
-          ? `every operation${[...names.values()].every(Boolean) ? '*' : ''}`
-          : [...names].map(([name, inferred]) => `${name}${inferred ? '*' : ''}`).join(', ');
+      const operations = names.size === everyOperation.size ? 'every operation' : [...names].join(', ');
       return `**${status}** <span class="muted">${operations}</span>`;
     })
     .join('<br>');
 }
 
 function shapeCell(entry: ErrorCodeEntry, shapes: DetailShape[]): string {
-  if (entry.detailShapes.length === 0) return '_not shown_';
+  if (entry.detailShapes.length === 0) return noExample;
   return entry.detailShapes
     .map((title) => {
       const fields = shapes.find((candidate) => candidate.title === title)?.fields ?? [];
@@ -209,7 +196,7 @@ export function detailsByCodeMarkdown(document: OpenApiDocument): string {
   return table(['Code', '`details`', 'Fields'], rows);
 }
 
-/** The `x-unspecified` / `x-inferred` sentence of a schema, for the guide to quote. */
+/** The `x-unspecified` / `x-inferred` sentence of a schema: a guide asking for a note the schema lacks fails the build. */
 export function schemaMarker(document: OpenApiDocument, schemaName: string, marker: 'x-unspecified' | 'x-inferred'): string {
   const schema = resolveRef<Record<string, unknown>>(document, document.components.schemas?.[schemaName]);
   const text = schema[marker];
