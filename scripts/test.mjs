@@ -116,6 +116,7 @@ async function runTasks(tasks) {
     }
     return remaining.get(task.id);
   };
+  const runStarted = Date.now();
   const waiting = new Set(tasks.keys());
   const done = new Set();
   const took = [];
@@ -136,7 +137,7 @@ async function runTasks(tasks) {
         const started = Date.now();
         runTask(task).then((status) => {
           running--;
-          took.push({ id: task.id, ms: Date.now() - started });
+          took.push({ id: task.id, ms: Date.now() - started, from: started - runStarted });
           if (status === 0) done.add(task.id);
           else failed.push(task.id);
           next();
@@ -156,8 +157,10 @@ if (status === 0) {
   console.log(
     `\n${took.length} tasks in ${((Date.now() - started) / 1000).toFixed(0)} s${failed.length ? `; failed: ${failed.join(', ')}` : ''}`,
   );
+  // When each started, too: a long task that started late is where the order went wrong.
   console.log('The tasks of this run that took longest:');
-  for (const { id, ms } of took.sort((a, b) => b.ms - a.ms).slice(0, 10)) console.log(`${(ms / 1000).toFixed(1).padStart(7)} s  ${id}`);
+  for (const { id, ms, from } of took.sort((a, b) => b.ms - a.ms).slice(0, 10))
+    console.log(`${(ms / 1000).toFixed(1).padStart(7)} s  ${id} (from +${(from / 1000).toFixed(0)} s)`);
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC [ ... m are the terminal colours the output carries, removed here.
