@@ -1,30 +1,166 @@
-// `npm test`: Biome on the code, then every package's lint and tests through turbo, its output shown
-// as it comes; at the end, the ten slowest test files of the run (vitest's per-file times), so that
-// whoever makes the loop slower sees where. Exits with the run's status.
-import { spawn } from 'node:child_process';
+// `npm test`: Biome on the code, then every package's build, lint, type check and tests, their output
+// shown as it comes; at the end, the tasks and the ten test files of the run that took longest (vitest's
+// per-file times), so that whoever makes the loop slower sees where. Exits with the run's status.
+//
+// The tasks are turbo's (`turbo run build lint typecheck test`: the same graph, hashes and cache), each
+// run by a turbo of its own, but this script picks which ready task starts next: turbo starts ready
+// tasks in no particular order, and on CI's two cores a long test suite started last ends the run
+// minutes after everything else. Here the task with the longest chain of work still behind it (its
+// own expected time and its dependents') goes first, so the builds leading to the long suites, then
+// the long suites, start early and the short tasks fill the gaps.
+import { execFileSync, spawn } from 'node:child_process';
 
-const steps = [
-  ['pnpm', ['lint:code']],
-  ['pnpm', ['exec', 'turbo', 'run', 'lint', 'test', '--concurrency=2']],
-];
+/** Tasks at once: CI's two cores, as `turbo --concurrency=2` was. */
+const slots = 2;
+
+/**
+ * Seconds each task takes on CI's machine (from `npm test` runs there, November 2026): only their
+ * order and rough size matter, to start the long chains first. A task not listed counts as short;
+ * the list of tasks by time printed at the end of a run is what to update it from.
+ */
+const expectedSeconds = {
+  '@swap-gateway/docs#test': 360,
+  '@swap-gateway/server#test': 190,
+  '@swap-gateway/contract-tests#test': 70,
+  '@swap-gateway/mock#test': 40,
+  '@swap-gateway/client#test': 40,
+  '@swap-gateway/openapi#test': 30,
+  '@swap-gateway/spec-diff#test': 20,
+  '@swap-gateway/docs#build': 15,
+  '//#typecheck': 15,
+  '@swap-gateway/openapi#lint': 15,
+  '@swap-gateway/server#build': 12,
+  '@swap-gateway/server#lint': 11,
+  '@swap-gateway/openapi#build': 10,
+  '@swap-gateway/client#lint': 10,
+  '@swap-gateway/types#build': 9,
+};
+const shortTaskSeconds = 5;
 
 let output = '';
+const show = (stream, text) => {
+  stream.write(text);
+  output += text;
+};
+
+/** Runs a command with its output shown as it comes; resolves with its exit status. */
 function run(command, args) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    for (const stream of [child.stdout, child.stderr])
-      stream.on('data', (chunk) => {
-        (stream === child.stdout ? process.stdout : process.stderr).write(chunk);
-        output += chunk.toString();
-      });
+    child.stdout.on('data', (chunk) => show(process.stdout, chunk.toString()));
+    child.stderr.on('data', (chunk) => show(process.stderr, chunk.toString()));
     child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 }
 
-let status = 0;
-for (const [command, args] of steps) {
-  status = await run(command, args);
-  if (status !== 0) break;
+/**
+ * Runs one task through turbo, without its dependencies (they ran before it). The task's own lines,
+ * prefixed `<package>:<task>:`, are shown whole as they come (two tasks run at once); turbo's
+ * banner and summary are left out, unless the task fails.
+ */
+function runTask(task) {
+  return new Promise((resolve) => {
+    const args = ['exec', 'turbo', 'run', task.task, `--filter=${task.package}`, '--only'];
+    const child = spawn('pnpm', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const turboLines = [];
+    for (const [stream, target] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ]) {
+      let pending = '';
+      stream.on('data', (chunk) => {
+        const lines = (pending + chunk.toString()).split('\n');
+        pending = lines.pop();
+        for (const line of lines) {
+          // biome-ignore lint/suspicious/noControlCharactersInRegex: the prefix may come in terminal colours.
+          if (/^(\x1b\[[0-9;]*m)*\S+:\S+: /.test(line)) show(target, `${line}\n`);
+          else turboLines.push(line);
+        }
+      });
+      stream.on('end', () => pending && turboLines.push(pending));
+    }
+    child.on('close', (code, signal) => {
+      const status = code ?? (signal ? 1 : 0);
+      if (status !== 0) show(process.stderr, `${turboLines.join('\n')}\n`);
+      resolve(status);
+    });
+  });
+}
+
+/** Every task of the run and what it waits for, as turbo plans it; tasks without a script need no run. */
+function plan() {
+  const dryRun = execFileSync('pnpm', ['exec', 'turbo', 'run', 'build', 'lint', 'typecheck', 'test', '--dry=json'], { encoding: 'utf8' });
+  const { tasks } = JSON.parse(dryRun);
+  return new Map(
+    tasks.map((task) => [
+      task.taskId,
+      {
+        id: task.taskId,
+        package: task.package,
+        task: task.task,
+        runs: task.command !== '<NONEXISTENT>',
+        dependencies: task.dependencies,
+        dependents: task.dependents,
+      },
+    ]),
+  );
+}
+
+/** Runs the tasks `slots` at a time, the ready one with the longest chain of work behind it first. */
+async function runTasks(tasks) {
+  const remaining = new Map();
+  const chain = (task) => {
+    if (!remaining.has(task.id)) {
+      const own = task.runs ? (expectedSeconds[task.id] ?? shortTaskSeconds) : 0;
+      remaining.set(task.id, own + Math.max(0, ...task.dependents.map((id) => chain(tasks.get(id)))));
+    }
+    return remaining.get(task.id);
+  };
+  const runStarted = Date.now();
+  const waiting = new Set(tasks.keys());
+  const done = new Set();
+  const took = [];
+  const failed = [];
+  let running = 0;
+  return new Promise((resolve) => {
+    const next = () => {
+      for (;;) {
+        const ready = [...waiting].map((id) => tasks.get(id)).filter((task) => task.dependencies.every((id) => done.has(id)));
+        const task = ready.find((candidate) => !candidate.runs) ?? ready.sort((a, b) => chain(b) - chain(a))[0];
+        if (!task || failed.length > 0 || (task.runs && running === slots)) break;
+        waiting.delete(task.id);
+        if (!task.runs) {
+          done.add(task.id);
+          continue;
+        }
+        running++;
+        const started = Date.now();
+        runTask(task).then((status) => {
+          running--;
+          took.push({ id: task.id, ms: Date.now() - started, from: started - runStarted });
+          if (status === 0) done.add(task.id);
+          else failed.push(task.id);
+          next();
+        });
+      }
+      if (running === 0) resolve({ took, failed });
+    };
+    next();
+  });
+}
+
+let status = await run('pnpm', ['lint:code']);
+if (status === 0) {
+  const started = Date.now();
+  const { took, failed } = await runTasks(plan());
+  status = failed.length > 0 ? 1 : 0;
+  console.log(
+    `\n${took.length} tasks in ${((Date.now() - started) / 1000).toFixed(0)} s${failed.length ? `; failed: ${failed.join(', ')}` : ''}`,
+  );
+  // When each started, too: a long task that started late is where the order went wrong.
+  console.log('The tasks of this run that took longest:');
+  for (const { id, ms, from } of took.sort((a, b) => b.ms - a.ms).slice(0, 10))
+    console.log(`${(ms / 1000).toFixed(1).padStart(7)} s  ${id} (from +${(from / 1000).toFixed(0)} s)`);
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC [ ... m are the terminal colours the output carries, removed here.

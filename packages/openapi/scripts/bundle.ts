@@ -2,10 +2,13 @@
  * Bundles the hand-authored document in the repository's openapi/ into this package's dist/:
  * the combined document (V3 and V4) and one per version, each as JSON and YAML.
  *
- *   tsx packages/openapi/scripts/bundle.ts [--out <dir>] [--source <dir>]   (the package's `build`)
+ *   tsx packages/openapi/scripts/bundle.ts [--out <dir>] [--source <dir>] [--only <bundle>]   (the package's `build`)
  *
  * --source is a directory holding an openapi/ folder (the repository root by
  * default), so that a document at another git ref can be bundled the same way.
+ * --only writes one of the bundles (gateway, gateway-v4 or gateway-v3), for a
+ * reader that needs one: spec-diff reads the combined one, and each bundle is a
+ * Redocly run of its own.
  *
  * Redocly's bundler does the work (the three APIs and their decorators are in
  * openapi/redocly.yaml). Two things are done after it:
@@ -69,12 +72,16 @@ function redoclyBundle(sourceRoot: string, api: string, outFile: string): JsonOb
   return JSON.parse(readFileSync(outFile, 'utf8')) as JsonObject;
 }
 
-export function buildBundles(outDir: string, sourceRoot: string = repoRoot): string[] {
+type BundleFile = (typeof bundles)[number]['file'];
+
+export function buildBundles(outDir: string, sourceRoot: string = repoRoot, only?: BundleFile): string[] {
+  const selected = bundles.filter(({ file }) => only === undefined || file === only);
+  if (selected.length === 0) throw new Error(`no bundle named ${only}: one of ${bundles.map(({ file }) => file).join(', ')}`);
   mkdirSync(outDir, { recursive: true });
   const scratch = mkdtempSync(join(tmpdir(), 'gateway-bundle-'));
   const written: string[] = [];
   try {
-    for (const { api, file, tag } of bundles) {
+    for (const { api, file, tag } of selected) {
       const document = redoclyBundle(sourceRoot, api, join(scratch, `${file}.json`));
       inlineExamples(document);
       if (tag) keepTag(document, tag);
@@ -93,10 +100,13 @@ export function buildBundles(outDir: string, sourceRoot: string = repoRoot): str
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const flag = (name: string) => {
     const index = process.argv.indexOf(name);
-    const value = index > 0 ? process.argv[index + 1] : undefined;
+    return index > 0 ? process.argv[index + 1] : undefined;
+  };
+  const path = (name: string) => {
+    const value = flag(name);
     return value === undefined ? undefined : resolve(value);
   };
-  const outDir = flag('--out') ?? join(packageRoot, 'dist');
-  const sourceRoot = flag('--source') ?? repoRoot;
-  for (const file of buildBundles(outDir, sourceRoot)) console.log(`bundled ${file}`);
+  const outDir = path('--out') ?? join(packageRoot, 'dist');
+  const sourceRoot = path('--source') ?? repoRoot;
+  for (const file of buildBundles(outDir, sourceRoot, flag('--only') as BundleFile | undefined)) console.log(`bundled ${file}`);
 }

@@ -3,6 +3,8 @@
  * (recommended + configurable rules), each on the multi-file sources and on the
  * three bundles. Any error or warning fails; a warning we accept is turned off
  * in the ruleset with its reason.
+ * Each linter runs once per ruleset with all its targets (three processes, not
+ * ten): loading a linter costs more than linting one more document.
  *
  *   tsx packages/openapi/scripts/lint.ts   (the package's `lint`, run by `pnpm lint` after `pnpm build`)
  */
@@ -80,43 +82,58 @@ function run(args: string[]): string {
 
 const severityNames = ['error', 'warning', 'info', 'hint'];
 
-function spectral(document: string, ruleset: string): Problem[] {
+/** Spectral on `documents` with one ruleset, the problems of each document apart (its results name their source file). */
+function spectral(documents: string[], ruleset: string): Problem[][] {
   const results = JSON.parse(
-    run([spectralCli, 'lint', document, '--ruleset', ruleset, '--format', 'json', '--fail-severity', 'hint', '--quiet']),
+    run([spectralCli, 'lint', ...documents, '--ruleset', ruleset, '--format', 'json', '--fail-severity', 'hint', '--quiet']),
   ) as SpectralResult[];
-  return results.map((result) => ({
-    where: `${relative(repoRoot, result.source ?? document)}:${result.range.start.line + 1} (${result.path.join('.')})`,
-    rule: `spectral ${result.code}`,
-    severity: severityNames[result.severity] ?? 'error',
-    message: result.message,
-  }));
+  // A result on a file the document references (the sources' $refs) belongs to the document.
+  const documentOf = (result: SpectralResult) => (documents.length === 1 ? 0 : documents.indexOf(resolve(repoRoot, result.source ?? '')));
+  const unattributed = results.filter((result) => documentOf(result) < 0);
+  if (unattributed.length > 0)
+    throw new Error(`Spectral reported on none of ${documents.join(', ')}:\n${JSON.stringify(unattributed, null, 2)}`);
+  return documents.map((document, index) =>
+    results
+      .filter((result) => documentOf(result) === index)
+      .map((result) => ({
+        where: `${relative(repoRoot, result.source ?? document)}:${result.range.start.line + 1} (${result.path.join('.')})`,
+        rule: `spectral ${result.code}`,
+        severity: severityNames[result.severity] ?? 'error',
+        message: result.message,
+      })),
+  );
 }
 
-function redocly(target: string): Problem[] {
-  const report = JSON.parse(
-    run([redoclyCli, 'lint', target, '--config', redoclyConfig, '--format', 'json', '--max-problems', '1000']),
-  ) as RedoclyReport;
-  return report.problems.map((problem) => ({
-    where: problem.location.map((at) => `${relative(repoRoot, at.source.ref)}${at.pointer}`).join(', '),
-    rule: `redocly ${problem.ruleId}`,
-    severity: problem.severity,
-    message: problem.message,
-  }));
+/** Redocly on `targets` (API aliases of redocly.yaml or files), the problems of each target apart. */
+function redocly(targets: string[]): Problem[][] {
+  // Redocly writes one JSON report per target, one after the other: `{...}{...}`, each closing
+  // brace of a report at the start of a line.
+  const output = run([redoclyCli, 'lint', ...targets, '--config', redoclyConfig, '--format', 'json', '--max-problems', '1000']);
+  const reports = JSON.parse(`[${output.replace(/^\}\s*\{/gm, '},{')}]`) as RedoclyReport[];
+  if (reports.length !== targets.length) throw new Error(`Redocly reported on ${reports.length} of ${targets.length} targets:\n${output}`);
+  return reports.map((report) =>
+    report.problems.map((problem) => ({
+      where: problem.location.map((at) => `${relative(repoRoot, resolve(repoRoot, at.source.ref))}${at.pointer}`).join(', '),
+      rule: `redocly ${problem.ruleId}`,
+      severity: problem.severity,
+      message: problem.message,
+    })),
+  );
 }
 
-const checks: [string, () => Problem[]][] = [
-  ['Spectral, sources', () => spectral(sourceRoot, rulesets.sources)],
-  ...bundleFiles.map((file): [string, () => Problem[]] => [
-    `Spectral, ${relative(repoRoot, file)}`,
-    () => spectral(file, rulesets.bundles),
-  ]),
-  ...bundles.map(({ api }): [string, () => Problem[]] => [`Redocly, sources as ${api}`, () => redocly(api)]),
-  ...bundleFiles.map((file): [string, () => Problem[]] => [`Redocly, ${relative(repoRoot, file)}`, () => redocly(file)]),
+const bundleNames = bundleFiles.map((file) => relative(repoRoot, file));
+const [sourceProblems = []] = spectral([sourceRoot], rulesets.sources);
+const bundleProblems = spectral(bundleFiles, rulesets.bundles);
+const redoclyProblems = redocly([...bundles.map(({ api }) => api), ...bundleFiles]);
+const checks: [string, Problem[]][] = [
+  ['Spectral, sources', sourceProblems],
+  ...bundleNames.map((name, index): [string, Problem[]] => [`Spectral, ${name}`, bundleProblems[index]!]),
+  ...bundles.map(({ api }, index): [string, Problem[]] => [`Redocly, sources as ${api}`, redoclyProblems[index]!]),
+  ...bundleNames.map((name, index): [string, Problem[]] => [`Redocly, ${name}`, redoclyProblems[bundles.length + index]!]),
 ];
 
 let total = 0;
-for (const [name, check] of checks) {
-  const problems = check();
+for (const [name, problems] of checks) {
   total += problems.length;
   console.log(`${problems.length === 0 ? 'ok  ' : 'FAIL'} ${name}: ${problems.length} problem(s)`);
   for (const problem of problems) console.log(`     ${problem.severity} ${problem.rule} ${problem.where}\n       ${problem.message}`);

@@ -31,6 +31,23 @@ async function lint(document: Doc): Promise<ISpectralDiagnostic[]> {
   return spectral.run(new Document(JSON.stringify(document, null, 2), JsonParser, join(repoRoot, 'fixture.json')));
 }
 
+/**
+ * The ruleset with only `rule` on: rules are independent, so it reports what `rule` reports in the
+ * whole ruleset's run, in a tenth of the time (spectral:oas and OWASP are a hundred rules more).
+ */
+async function lintWithOnly(rule: string, document: Doc): Promise<ISpectralDiagnostic[]> {
+  const rules = Object.values(spectral.ruleset!.rules);
+  const enabled = rules.map((candidate) => candidate.enabled);
+  for (const candidate of rules) candidate.enabled = candidate.name === rule;
+  try {
+    return await lint(document);
+  } finally {
+    rules.forEach((candidate, index) => {
+      candidate.enabled = enabled[index]!;
+    });
+  }
+}
+
 const base = () => loadBundle('gateway-v3') as Doc;
 const createOrder = (doc: Doc) => doc.paths['/v3/create-order']!.post as Record<string, any>;
 
@@ -317,7 +334,7 @@ describe('Spectral house rules', () => {
   it.each(breakages)('%s catches %s', async (rule, _breaking, mutate) => {
     const document = base();
     mutate(document);
-    const codes = (await lint(document)).map((result) => String(result.code));
+    const codes = (await lintWithOnly(rule, document)).map((result) => String(result.code));
     expect(codes).toContain(rule);
   });
 

@@ -1,7 +1,8 @@
 /**
  * The document at a git ref and in the working tree, bundled the same way:
  * `git archive <ref> openapi | tar -x` into a temporary directory, then the
- * working tree's packages/openapi/scripts/bundle.ts with `--source` and `--out`.
+ * working tree's packages/openapi/scripts/bundle.ts with `--source` and `--out`
+ * (and `--only gateway`: the diff reads the combined bundle alone).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -43,7 +44,9 @@ export const bundlerIn = (repoRoot: string): string => join(repoRoot, 'packages'
 export function bundleDocument(bundler: string, sourceRoot: string): JsonDocument {
   const out = mkdtempSync(join(tmpdir(), 'spec-diff-bundle-'));
   try {
-    execFileSync(process.execPath, [tsxCli, bundler, '--source', sourceRoot, '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync(process.execPath, [tsxCli, bundler, '--source', sourceRoot, '--out', out, '--only', 'gateway'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     return JSON.parse(readFileSync(join(out, 'gateway.json'), 'utf8')) as JsonDocument;
   } catch (error) {
     const failure = error as { stdout?: Buffer; stderr?: Buffer };

@@ -134,5 +134,5 @@ describe('spec-diff against a git ref', () => {
     const declared = run(['--repo', repo, '--bundler', bundler, '--base', 'HEAD'], repo);
     expect(declared.status).toBe(0);
     expect(declared.stdout).toContain('breaking, declared in .changeset/drop-gas-refill.md');
-  }, 180_000); // four bundles of the whole document through Redocly: about 10 s alone, far more on a busy CI machine
+  }, 180_000); // four bundles of the combined document, a tsx and a Redocly process each: seconds each, far more on a busy CI machine
 });
