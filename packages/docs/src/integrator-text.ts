@@ -116,8 +116,8 @@ export const integratorRewrites: Record<string, string> = {
   'In the examples and the sandbox server every fee is taken from the Bitcoin payout and given in sats on `bitcoin`; the description does not say in which token the fees are given.':
     "In the examples and the sandbox server every fee is taken from the Bitcoin payout and given in sats on `bitcoin`; read each fee's token rather than assume it.",
   // Rate limits.
-  'Always sent with a 429 (a choice of this document; the description does not show how rate limits are answered).':
-    'Sent with a 429: wait that many seconds before sending the request again.',
+  'Always sent with a 429 and a 503 (a choice of this document; the description does not show how rate limits or outages are answered).':
+    'Sent with a 429 and a 503: wait that many seconds before sending the request again.',
   "How a rate limit is answered is not shown by the description: HTTP 429, the code EXCEEDED_LIMIT and a Retry-After that is always sent are this document's choices, which the sandbox server follows.":
     'It is answered with HTTP 429, the code EXCEEDED_LIMIT and a Retry-After header, as the sandbox server does.',
   "The built-in sandbox's limit without a key (1200 requests per 60 seconds); the description does not show rate-limit values.":
