@@ -99,3 +99,44 @@ describe('a payout that takes its time', () => {
     await server.close();
   });
 });
+
+describe('an advance while a look that read the old time is under way', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await testServer();
+  });
+  afterAll(() => server.close());
+
+  it('looks at that order again at the new time before it answers', async () => {
+    const api = client(server.url);
+    const created = await api.post('/v4/create-order', (await api.quote(offrampParams({ amount: '1800000' }))).body);
+    const id = created.body.offramp.order_id as string;
+    expect((await api.post(`/sandbox/orders/${id}/source-sent`, {})).status).toBe(200);
+
+    // The store holds the look's next due time back (its source is not confirmed yet at the old
+    // time) until the advance's pass reads the orders due, or a second has passed.
+    const { db } = server.services;
+    const query = db.query.bind(db);
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let holding = false;
+    db.query = (async (sql: string, params?: unknown[]) => {
+      if (sql.startsWith('UPDATE order_agenda SET due_at') && !holding) {
+        holding = true;
+        setTimeout(release, 1000);
+        await released;
+      } else if (holding && sql.includes('FROM order_agenda JOIN orders')) release();
+      return query(sql, params);
+    }) as typeof db.query;
+    try {
+      const look = server.services.lifecycle.tick();
+      await expect.poll(() => holding).toBe(true);
+      expect((await api.post('/sandbox/advance', { seconds: 31 })).status).toBe(200);
+      await look;
+    } finally {
+      db.query = query;
+    }
+    const status = (await api.get(`/v4/get-order/${id}`)).body.status;
+    expect(status.inProgress?.pending_btc_payment?.txid, JSON.stringify(status)).toMatch(/^[0-9a-f]{64}$/);
+  });
+});

@@ -143,7 +143,10 @@ export class Lifecycle {
    */
   async catchUp(): Promise<void> {
     for (let round = 0; round < catchUpRounds; round++) {
+      // Looks started before the clock moved read the old time, and a pass leaves their orders out:
+      // they end first, so that the pass below looks at those orders at the new time.
       await this.running;
+      await this.settled();
       this.underWayElsewhere = false;
       await this.tick();
       if (!this.underWayElsewhere) return;
