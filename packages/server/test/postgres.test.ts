@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/index.js';
-import { openDatabase, type Database } from '../src/store/database.js';
+import { openDatabase, type Database, type ListeningConnection } from '../src/store/database.js';
 import { orderReads } from '../src/orders/reads.js';
 import { migrate } from '../src/store/migrations.js';
 import { client, onrampParams, testServer, wbtcBob } from './helpers.js';
@@ -89,6 +89,7 @@ describe.skipIf('missing' in binaries)('store on PostgreSQL', () => {
       const notified: string[] = [];
       let failing = false;
       let held: Promise<void> | undefined;
+      let listening: ListeningConnection | undefined;
       const database: Database = {
         ...db,
         async listen(channel, events) {
@@ -99,6 +100,7 @@ describe.skipIf('missing' in binaries)('store on PostgreSQL', () => {
               events.notified(payload);
             },
           });
+          listening = connection;
           const roundTrip = async <T>(kind: 'query' | 'barrier', ids: string[], send: () => Promise<T>) => {
             asked.push(ids);
             kinds.push(kind);
@@ -124,7 +126,9 @@ describe.skipIf('missing' in binaries)('store on PostgreSQL', () => {
           release();
         };
       };
-      return { database, asked, kinds, notified, hold, answered: () => answered, fail: (value: boolean) => (failing = value) };
+      /** Returns once every notification of a commit acknowledged before it has reached the view (not recorded in `asked`). */
+      const caughtUp = () => listening!.barrier();
+      return { database, asked, kinds, notified, hold, caughtUp, answered: () => answered, fail: (value: boolean) => (failing = value) };
     };
 
     let server: RunningServer;
@@ -165,12 +169,16 @@ describe.skipIf('missing' in binaries)('store on PostgreSQL', () => {
     });
 
     it('answers a settled order kept in the view with no query: it cannot change again', async () => {
-      const { database, asked } = watched(db);
+      const { database, asked, caughtUp } = watched(db);
       const reads = await orderReads(database);
       try {
         const quote = (await api.quote(onrampParams({ amount: '1000003' }))).body;
         const id = (await api.post('/v4/create-order', quote)).body.onramp.order_id as string;
         expect((await api.post(`/sandbox/orders/${id}/outcome`, { outcome: 'refunded' })).status).toBe(200);
+        // The refund's notification may otherwise reach the view while the first read's query is on its
+        // way; the view then keeps nothing that query read (it cannot tell an earlier change from a
+        // later one), and the second read would ask again.
+        await caughtUp();
         expect((await reads.find(id))?.status).toBe('refunded');
         expect(asked).toEqual([[id]]);
         expect((await reads.find(id))?.status).toBe('refunded');
