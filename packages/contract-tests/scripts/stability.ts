@@ -55,8 +55,8 @@ async function load(url: string, apiKey: string): Promise<string> {
 }
 
 /** The market maker's reservations left after a run (the suite releases its own orders through the sandbox control). */
-async function reserved(url: string, apiKey: string): Promise<string> {
-  const liquidity = await sandboxControls(url, apiKey).liquidity();
+async function reserved(url: string, apiKey: string, sandboxKey: string): Promise<string> {
+  const liquidity = await sandboxControls(url, { apiKey, sandboxKey }).liquidity();
   const held = liquidity.filter((row) => row.reserved !== '0');
   return held.length ? held.map((row) => `${row.chain}:${row.token.slice(0, 8)} ${row.reserved}`).join(', ') : 'none';
 }
@@ -77,13 +77,14 @@ try {
       GATEWAY_TARGET: 'staging',
       GATEWAY_STAGING_URL: deployment.url,
       GATEWAY_API_KEY: suiteKey,
+      GATEWAY_SANDBOX_KEY: deployment.sandboxKey,
       GATEWAY_ALLOW_WRITES: '1',
       GATEWAY_CAPABILITIES: deploymentCapabilities,
     });
     if (status !== 0) failed++;
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     lines.push(
-      `run ${String(run).padStart(2)}: ${status === 0 ? 'green' : `FAILED (exit ${status})`} in ${seconds} s; reserved after it: ${await reserved(deployment.url, suiteKey)}; before it: ${loaded}`,
+      `run ${String(run).padStart(2)}: ${status === 0 ? 'green' : `FAILED (exit ${status})`} in ${seconds} s; reserved after it: ${await reserved(deployment.url, suiteKey, deployment.sandboxKey)}; before it: ${loaded}`,
     );
     console.log(`\n[stability] ${lines.at(-1)}\n`);
   }

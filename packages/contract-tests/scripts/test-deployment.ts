@@ -1,7 +1,7 @@
 /**
  * `pnpm test:deployment` (part of the package's `test`, so of `pnpm test` and CI): starts the
  * staging-like deployment (src/deployment.ts: the server as two processes on PostgreSQL, a key
- * from the operator command), runs the suite against it as the staging target
+ * from the operator command, the operator's sandbox key), runs the suite against it as the staging target
  * (`GATEWAY_STAGING_URL`, `GATEWAY_API_KEY`, `GATEWAY_ALLOW_WRITES=1`, and the sandbox controls it
  * may use, `GATEWAY_CAPABILITIES`), and stops it.
  * Without PostgreSQL installed it says why and runs nothing, as the server's PostgreSQL tests do.
@@ -25,6 +25,7 @@ try {
     GATEWAY_TARGET: 'staging',
     GATEWAY_STAGING_URL: deployment.url,
     GATEWAY_API_KEY: apiKey,
+    GATEWAY_SANDBOX_KEY: deployment.sandboxKey,
     GATEWAY_ALLOW_WRITES: '1',
     GATEWAY_CAPABILITIES: deploymentCapabilities,
   });

@@ -3,10 +3,12 @@
  * it: a PostgreSQL cluster (Debian's, a throwaway one), API keys issued with the operator command
  * (`keys:issue` of @swap-gateway/server), and the server as two processes on that database
  * (`--workers 2`: connections go to either), so that whatever one process is told the other must
- * answer alike. The contract suite then reaches it only through its URL and a key, as it reaches a
+ * answer alike. Its sandbox controls need the operator's key (`GATEWAY_SANDBOX_OPERATOR_KEY`), as a
+ * shared staging's do. The contract suite then reaches it only through its URL and a key, as it reaches a
  * real staging.
  */
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -16,6 +18,8 @@ import { startProcess, type StartedProcess } from '@swap-gateway/test-support/pr
 
 export interface Deployment {
   url: string;
+  /** The operator's key of the sandbox controls, for X-Sandbox-Key. */
+  sandboxKey: string;
   /** Issues one more key with the operator command (another client of the same deployment). */
   issueKey(label: string): Promise<string>;
   stop(): Promise<void>;
@@ -52,7 +56,14 @@ export async function startDeployment(settings: Record<string, string> = {}): Pr
   const postgres = findPostgres();
   if ('missing' in postgres) throw new Error(`the staging-like deployment needs PostgreSQL: ${postgres.missing}`);
   const cluster = await startPostgres(postgres);
-  const env = { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', ...settings, DATABASE_URL: cluster.url };
+  const sandboxKey = randomBytes(24).toString('base64url');
+  const env = {
+    ...process.env,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    GATEWAY_SANDBOX_OPERATOR_KEY: sandboxKey,
+    ...settings,
+    DATABASE_URL: cluster.url,
+  };
   let server: StartedProcess;
   try {
     server = await startProcess({
@@ -69,6 +80,7 @@ export async function startDeployment(settings: Record<string, string> = {}): Pr
   }
   return {
     url: server.url,
+    sandboxKey,
     issueKey: (label) => issueKey(env, label),
     stop: async () => {
       await server.stop();

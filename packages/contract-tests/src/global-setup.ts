@@ -24,7 +24,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     process.exit(1);
   }
   // A staging that offers the per-order sandbox control lets the suite release what it reserved.
-  if (info.name === 'staging' && (await offersSandboxControls(info.url, info.apiKey))) info.capabilities.push('can settle its own orders');
+  if (info.name === 'staging' && (await offersSandboxControls(info.url, info))) info.capabilities.push('can settle its own orders');
   project.provide('gateway', info);
   console.log(`contract tests against ${info.name} at ${info.url} (capabilities: ${info.capabilities.join(', ') || 'none'})`);
   return stop;

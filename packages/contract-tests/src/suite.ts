@@ -14,7 +14,7 @@ export const gateway = connectTarget(target.url, {
   apiKey: target.apiKey,
   fullErrorBodies: target.capabilities.includes('sends full error bodies'),
 });
-export const sandbox = sandboxControls(target.url, target.apiKey);
+export const sandbox = sandboxControls(target.url, target);
 
 /** What the reporter reads from each test (vitest carries task meta to the reporter process). */
 export interface ContractMeta {

@@ -10,7 +10,9 @@
  *   taken as that kind of target, otherwise as a `custom` one whose capabilities come from
  *   `GATEWAY_CAPABILITIES` (comma-separated names, see capabilities.ts).
  *
- * `GATEWAY_API_KEY`, when set, is sent as `Authorization: Bearer <key>` on every request.
+ * `GATEWAY_API_KEY`, when set, is sent as `Authorization: Bearer <key>` on every request;
+ * `GATEWAY_SANDBOX_KEY`, the operator's sandbox key, as `X-Sandbox-Key` on every sandbox control call
+ * (a sandbox reached from off its machine refuses the controls without it).
  */
 import { parseCapabilities, type Capability } from './capabilities.js';
 
@@ -20,6 +22,7 @@ export interface TargetInfo {
   name: TargetName;
   url: string;
   apiKey?: string | undefined;
+  sandboxKey?: string | undefined;
   capabilities: Capability[];
 }
 
@@ -68,11 +71,13 @@ export async function startTarget(env: Env = process.env): Promise<StartedTarget
   const baseUrl = env.GATEWAY_BASE_URL;
   const name: TargetName = (requested as TargetName | undefined) ?? (baseUrl ? 'custom' : 'mock');
   const apiKey = env.GATEWAY_API_KEY || undefined;
+  const sandboxKey = env.GATEWAY_SANDBOX_KEY || undefined;
   const capabilities = capabilitiesOf(name, env);
   const described = (url: string, stop: () => Promise<void>): StartedTarget => ({
     name,
     url: url.replace(/\/+$/, ''),
     apiKey,
+    sandboxKey,
     // The rate-limit burst is sent from 127.0.0.2, which reaches only a target on this machine.
     capabilities: capabilities.filter((capability) => capability !== 'can be driven to its rate limit' || isLoopback(url)),
     stop,

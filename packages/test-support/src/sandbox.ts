@@ -13,7 +13,9 @@
  *   DELETE /sandbox/prices/walk                             prices stay until set
  *   GET  /sandbox/bitcoin/utxos/:address                    a wallet's outputs on the simulated chain
  *   GET  /sandbox/liquidity                                 the market maker's liquidity
- * The API key, when given, goes with every call: a staging that offers the controls may require it.
+ * The API key, when given, goes with every call: a staging that offers the controls may require it;
+ * so does the operator's sandbox key, in X-Sandbox-Key, which a sandbox reached from off its own
+ * machine requires (the server's `sandboxOperatorKey`).
  */
 
 /** How a test's sandbox moves its orders on. */
@@ -74,13 +76,22 @@ export interface SandboxControls {
   setPrice(chain: string, token: string, priceUsd: string): Promise<void>;
 }
 
-const authorization = (apiKey: string | undefined): Record<string, string> => (apiKey ? { authorization: `Bearer ${apiKey}` } : {});
+/** What a caller of the controls presents: the API key the target issued, and the operator's sandbox key. */
+export interface SandboxCredentials {
+  apiKey?: string;
+  sandboxKey?: string;
+}
 
-export function sandboxControls(baseUrl: string, apiKey?: string): SandboxControls {
+const credentialHeaders = ({ apiKey, sandboxKey }: SandboxCredentials): Record<string, string> => ({
+  ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+  ...(sandboxKey ? { 'x-sandbox-key': sandboxKey } : {}),
+});
+
+export function sandboxControls(baseUrl: string, credentials: SandboxCredentials = {}): SandboxControls {
   const call = async <T>(method: 'GET' | 'POST', path: string, body?: unknown, accepted: number[] = []): Promise<T | undefined> => {
     const response = await fetch(`${baseUrl}${path}`, {
       method,
-      headers: { ...authorization(apiKey), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: { ...credentialHeaders(credentials), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(20_000),
     });
@@ -110,9 +121,12 @@ export function sandboxControls(baseUrl: string, apiKey?: string): SandboxContro
 }
 
 /** Whether the target at `baseUrl` has the sandbox controls: its liquidity control answers as the sandbox's does. */
-export async function offersSandboxControls(baseUrl: string, apiKey?: string): Promise<boolean> {
+export async function offersSandboxControls(baseUrl: string, credentials: SandboxCredentials = {}): Promise<boolean> {
   try {
-    const response = await fetch(`${baseUrl}/sandbox/liquidity`, { headers: authorization(apiKey), signal: AbortSignal.timeout(5_000) });
+    const response = await fetch(`${baseUrl}/sandbox/liquidity`, {
+      headers: credentialHeaders(credentials),
+      signal: AbortSignal.timeout(5_000),
+    });
     const body = response.ok ? ((await response.json()) as { liquidity?: unknown }) : undefined;
     return Array.isArray(body?.liquidity);
   } catch {
