@@ -111,6 +111,8 @@ const checkEvery = 100;
 function benchConfig(checkResponses = { every: checkEvery }, priceWalk?: GatewayConfig['priceWalk']): string {
   const config = JSON.parse(readFileSync(sandboxConfigFile, 'utf8')) as GatewayConfig;
   config.rateLimits = { windowSeconds: 60, anonymous: 1_000_000_000, apiKey: 2_000_000_000, keyLookups: 1_000_000_000 };
+  // The bench's load is one client opening orders by the thousand, far past any per-client cap.
+  config.orders = { ...config.orders, maxUnpaidPerClient: { anonymous: 1_000_000_000, apiKey: 1_000_000_000 } };
   config.liquidity = config.liquidity.map((entry) => ({ ...entry, amount: '1000000000000000000000' }));
   config.lifecycle = { ...config.lifecycle, confirmationDelaySeconds: 2, payoutDelaySeconds: 2 };
   config.checkResponses = checkResponses;
