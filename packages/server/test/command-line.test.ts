@@ -1,6 +1,7 @@
 /**
  * The server's command line refuses what it cannot run with in one line of its own words (exit 2),
- * never a stack trace: a bad option, and a configuration whose values contradict each other.
+ * never a stack trace: a bad option, a configuration of the wrong shape, and one whose values
+ * contradict each other.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -37,6 +38,17 @@ describe('the command line', () => {
         '- rateLimits.anonymous must be below rateLimits.apiKey',
       ]);
     }
+  });
+
+  it('names each setting misspelt, missing or of the wrong type, exit 2', async () => {
+    const { chains: _left, ...config } = JSON.parse(readFileSync(sandboxConfigFile, 'utf8'));
+    const file = join(mkdtempSync(join(tmpdir(), 'gateway-config-')), 'config.json');
+    writeFileSync(file, JSON.stringify({ ...config, lifecycle: { ...config.lifecycle, tickMS: 500 }, quoteTtlSeconds: '600' }));
+    const answer = await run(['--config', file, '--port', '0']);
+    expect(answer.code, answer.stderr).toBe(2);
+    const [heading, ...problems] = answer.stderr.trim().split('\n');
+    expect(heading).toMatch(/^\[gateway\] invalid configuration \(its settings: .*gateway-config\.schema\.json; .*sandbox\.json\):$/);
+    expect(problems.sort()).toEqual(['- chains is missing', '- lifecycle.tickMS is not a setting', '- quoteTtlSeconds must be integer']);
   });
 
   it('refuses several workers on the embedded store in one line, exit 2', async () => {

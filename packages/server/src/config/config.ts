@@ -4,6 +4,7 @@
  * need is here, so that a deployment changes chains, fees or limits without touching code.
  */
 import { readFileSync } from 'node:fs';
+import { Ajv, type ErrorObject } from 'ajv';
 import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { GatewayRoute } from '@swap-gateway/types';
@@ -189,6 +190,9 @@ export interface GatewayConfig {
 
 export const sandboxConfigFile = fileURLToPath(new URL('../../config/sandbox.json', import.meta.url));
 
+/** The shape of a configuration, merged: the settings there are, their types, the ones required. */
+export const configSchemaFile = fileURLToPath(new URL('../../config/gateway-config.schema.json', import.meta.url));
+
 /** A partial configuration merged over the file, section by section. */
 export type ConfigOverrides = {
   [K in keyof GatewayConfig]?: GatewayConfig[K] extends unknown[] ? GatewayConfig[K] : Partial<GatewayConfig[K]> | GatewayConfig[K];
@@ -229,6 +233,7 @@ export function loadConfig(options: { configFile?: string; overrides?: ConfigOve
   if (options.overrides) config = merge(config, options.overrides);
   // The environment may name only some of the CORS settings of a file without a `cors` section.
   if (config.cors) config.cors = { ...corsDefaults, ...config.cors };
+  checkShape(config);
   checkConfig(config);
   return config;
 }
@@ -295,6 +300,32 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 export class ConfigError extends Error {}
 
 /** Catches the mistakes that would otherwise surface as a wrong quote: unknown chains, tokens without a rate. */
+let validateShape: ((value: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+/**
+ * Settings misspelt, missing or of the wrong type, each said as a line of its own (a file that leaves
+ * out a section the built-in one has, say `chains`, would otherwise fail later with a TypeError).
+ */
+function checkShape(config: GatewayConfig): void {
+  validateShape ??= new Ajv({ allErrors: true }).compile(JSON.parse(readFileSync(configSchemaFile, 'utf8')));
+  if (validateShape(config)) return;
+  const problems = (validateShape.errors ?? []).map((error) => {
+    const at = error.instancePath
+      .split('/')
+      .slice(1)
+      .map((segment) => (/^\d+$/.test(segment) ? `[${segment}]` : `.${segment}`))
+      .join('')
+      .slice(1);
+    const within = at ? `${at}.` : '';
+    if (error.keyword === 'required') return `${within}${error.params.missingProperty} is missing`;
+    if (error.keyword === 'additionalProperties') return `${within}${error.params.additionalProperty} is not a setting`;
+    return `${at || 'the configuration'} ${error.message}`;
+  });
+  throw new ConfigError(
+    `invalid configuration (its settings: ${configSchemaFile}; a file is whole, start from a copy of ${sandboxConfigFile}):\n- ${problems.join('\n- ')}`,
+  );
+}
+
 function checkConfig(config: GatewayConfig): void {
   const problems: string[] = [];
   if (config.signingSecret !== undefined && config.signingSecret.length < 16) problems.push('signingSecret must be at least 16 characters');
