@@ -101,18 +101,27 @@ export async function insertOrder(db: Queryable, order: NewOrder): Promise<void>
 }
 
 /**
- * The unpaid orders (no source transaction seen) a client holds open: how many, and when the oldest
- * was created. Takes the client's lock first, held to the end of the transaction, so that of
- * concurrent create-orders of one client each counts the ones before it.
+ * How many unpaid orders (no source transaction seen) a client holds open (migration 010's count).
+ * Locks the client's count to the end of the transaction, so that of concurrent create-orders of
+ * one client each counts the ones before it; a client's first order makes its row.
  */
-export async function unpaidOrdersOf(tx: Queryable, client: string): Promise<{ count: number; oldestMs: number | null }> {
-  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`client:${client}`]);
-  const [row] = await tx.query<{ count: number; oldest_ms: number | null }>(
-    `SELECT count(*)::int AS count, (extract(epoch FROM min(created_at)) * 1000)::float8 AS oldest_ms
+export async function unpaidOrdersOf(tx: Queryable, client: string): Promise<number> {
+  const [row] = await tx.query<{ unpaid: number }>(
+    `INSERT INTO client_unpaid_orders (client, unpaid) VALUES ($1, 0)
+     ON CONFLICT (client) DO UPDATE SET unpaid = client_unpaid_orders.unpaid RETURNING unpaid`,
+    [client],
+  );
+  return row!.unpaid;
+}
+
+/** When the oldest unpaid order of a client was created, from the index of unpaid orders by client. */
+export async function oldestUnpaidOrderMs(tx: Queryable, client: string): Promise<number | null> {
+  const [row] = await tx.query<{ oldest_ms: number | null }>(
+    `SELECT (extract(epoch FROM min(created_at)) * 1000)::float8 AS oldest_ms
      FROM orders WHERE client = $1 AND status = 'inProgress' AND src_seen_at IS NULL`,
     [client],
   );
-  return { count: row!.count, oldestMs: row!.oldest_ms };
+  return row?.oldest_ms ?? null;
 }
 
 /** The next deposit address index (m/0/<n>), from a sequence: never handed out twice. */

@@ -42,6 +42,7 @@ import {
   markSourceSeen,
   nextDepositAddressIndex,
   orderByQuote,
+  oldestUnpaidOrderMs,
   unpaidOrdersOf,
   recordBitcoinTransaction,
   reserveLiquidity,
@@ -214,9 +215,9 @@ export class OrderService {
   private async checkUnpaidOrders(tx: Queryable, client: { id: string; keyed: boolean }): Promise<void> {
     const { config, clock } = this.deps;
     const limit = client.keyed ? config.orders.maxUnpaidPerClient.apiKey : config.orders.maxUnpaidPerClient.anonymous;
-    const unpaid = await unpaidOrdersOf(tx, client.id);
-    if (unpaid.count < limit) return;
-    const expiresMs = (unpaid.oldestMs ?? clock.now()) + config.lifecycle.unpaidOrderExpirySeconds * 1000;
+    if ((await unpaidOrdersOf(tx, client.id)) < limit) return;
+    const oldestMs = await oldestUnpaidOrderMs(tx, client.id);
+    const expiresMs = (oldestMs ?? clock.now()) + config.lifecycle.unpaidOrderExpirySeconds * 1000;
     throw new UnpaidOrderLimit(limit, Math.max(1, Math.ceil((expiresMs - clock.now()) / 1000)));
   }
 
