@@ -54,6 +54,8 @@ export type NewOrder = Omit<
   created_ms: number;
   /** Who created it (`key:<id>` or `ip:<address>`); null when not told. */
   client: string | null;
+  /** When the lifecycle first looks at it (its agenda's due time). */
+  first_look_ms: number;
 };
 
 // `seq` is selected as text (bigint does not fit a JS number), and an ORDER BY name means the output
@@ -68,15 +70,15 @@ const columns = `
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Writes the order, due a first look by the lifecycle (which then reads its next due time from the chains). */
+/** Writes the order and its place on the lifecycle's agenda, due its first look. */
 export async function insertOrder(db: Queryable, order: NewOrder): Promise<void> {
   await db.query(
     `WITH inserted AS (
        INSERT INTO orders (id, quote_id, api_version, route, src_chain, src_token, src_amount, dst_chain, dst_token, dst_amount,
          sender, recipient, refund_address, deposit_address, op_return_data, estimated_time_secs, created_at, updated_at, client)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17, $18)
-       RETURNING id, created_at)
-     INSERT INTO order_agenda (order_id, due_at) SELECT id, created_at FROM inserted`,
+       RETURNING id)
+     INSERT INTO order_agenda (order_id, due_at) SELECT id, $19 FROM inserted`,
     [
       order.id,
       order.quote_id,
@@ -96,6 +98,7 @@ export async function insertOrder(db: Queryable, order: NewOrder): Promise<void>
       order.estimated_time_secs,
       iso(order.created_ms),
       order.client,
+      iso(order.first_look_ms),
     ],
   );
 }

@@ -46,6 +46,7 @@ import {
   unpaidOrdersOf,
   recordBitcoinTransaction,
   reserveLiquidity,
+  type NewOrder,
   type OrderRow,
 } from './queries.js';
 import type { OrderEvents } from './events.js';
@@ -66,6 +67,8 @@ export interface OrderServiceDeps {
   view: OrderView;
   reads: OrderReads;
   events: OrderEvents;
+  /** When the lifecycle first looks at a new order (orders/lifecycle.ts firstLookMs). */
+  firstLookMs(order: Omit<NewOrder, 'first_look_ms'>): number;
 }
 
 type QuoteBody = Record<string, unknown> & {
@@ -172,7 +175,7 @@ export class OrderService {
         }
         const result =
           route === 'onramp' ? await this.onrampOrder(tx, orderId, quote, senderUtxos) : this.sourceTransactionOrder(route, orderId, quote);
-        await insertOrder(tx, {
+        const order = {
           id: orderId,
           quote_id: quoteId,
           api_version: apiVersion,
@@ -191,7 +194,8 @@ export class OrderService {
           estimated_time_secs: quote.estimatedTimeInSecs ?? 0,
           created_ms: clock.now(),
           client: client?.id ?? null,
-        });
+        };
+        await insertOrder(tx, { ...order, first_look_ms: this.deps.firstLookMs(order) });
         return result.response;
       });
       // Committed: what keeps orders in memory (the volume sums of get-quote) must see it.
