@@ -3,7 +3,7 @@
  * install) by default, and a PostgreSQL server (`pg`) when a database URL is given. Both speak the
  * same SQL, so there is one schema and one set of migrations.
  */
-import { PGlite, protocol, types, type messages } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { DependencyUnavailable } from '../errors.js';
 
@@ -130,82 +130,17 @@ async function openEmbedded(dataDir: string | undefined): Promise<Database> {
     emptyDataDir = db.dumpDataDir('none');
     await emptyDataDir;
   }
-  // Each statement is one protocol message, run under PGlite's own locks: a query outside a
-  // transaction waits for any transaction to end, as PGlite's query() does.
-  const statement = <Row>(sql: string, params: unknown[] | undefined) =>
-    db._runExclusiveQuery(async () => runStatement<Row>(db, sql, params));
   return {
     engine: 'pglite',
-    query: <Row>(sql: string, params?: unknown[]) =>
-      translating(() =>
-        db._runExclusiveTransaction(async () => {
-          const rows = await statement<Row>(sql, params);
-          await db.syncToFs();
-          return rows;
-        }),
-      ),
+    query: <Row>(sql: string, params?: unknown[]) => translating(async () => (await db.query<Row>(sql, params)).rows),
     ping: async () => void (await db.query('SELECT 1')),
     // PGlite runs one transaction at a time, so concurrent transactions are serialized.
-    transaction: (work) => translating(() => db.transaction(() => work({ query: statement }))),
+    transaction: (work) =>
+      translating(() =>
+        db.transaction((tx) => work({ query: async <Row>(sql: string, params?: unknown[]) => (await tx.query<Row>(sql, params)).rows })),
+      ),
     close: () => db.close(),
   };
-}
-
-/**
- * One statement as one protocol message (Parse, Bind, Describe, Execute, Sync), where PGlite's
- * query() makes six calls into Postgres (it asks for the parameters' types first): 40 to 80 µs less
- * CPU per statement (bench/README.md, "Measurements behind the code"). The parameters go as text,
- * their types inferred by Postgres as PGlite's query() lets it; the values are written as PGlite's
- * serializers write them, and the columns read with its parsers.
- */
-function runStatement<Row>(db: PGlite, sql: string, params: unknown[] = []): Row[] {
-  const message = concatenated([
-    protocol.serialize.parse({ text: sql }),
-    protocol.serialize.bind({ values: params.map(parameterText) }),
-    protocol.serialize.describe({ type: 'P' }),
-    protocol.serialize.execute({}),
-    protocol.serialize.sync(),
-  ]);
-  const answer = db.execProtocolRawSync(message);
-  let fields: messages.Field[] = [];
-  const rows: Row[] = [];
-  let failure: messages.DatabaseError | undefined;
-  new protocol.Parser().parse(answer, (backend) => {
-    if (backend instanceof protocol.messages.DatabaseError) failure ??= backend;
-    else if (backend instanceof protocol.messages.RowDescriptionMessage) fields = backend.fields;
-    else if (backend instanceof protocol.messages.DataRowMessage) {
-      const row: Record<string, unknown> = {};
-      for (let index = 0; index < fields.length; index++) {
-        const field = fields[index]!;
-        row[field.name] = types.parseType(backend.fields[index] ?? null, field.dataTypeID);
-      }
-      rows.push(row as Row);
-    }
-  });
-  if (failure) throw failure;
-  return rows;
-}
-
-function concatenated(parts: Uint8Array[]): Uint8Array {
-  const whole = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    whole.set(part, offset);
-    offset += part.length;
-  }
-  return whole;
-}
-
-/** A parameter as text, as PGlite's serializers write a value of its JavaScript type. */
-function parameterText(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'string') return value;
-  if (typeof value === 'boolean') return value ? 't' : 'f';
-  if (typeof value === 'number' || typeof value === 'bigint') return value.toString();
-  if (value instanceof Date) return value.toISOString();
-  if (value instanceof Uint8Array) return types.serializers.bytea!(value);
-  if (Array.isArray(value)) return types.arraySerializer(value, (element: unknown) => parameterText(element)!, 0) as string;
-  return types.serializers.json!(value);
 }
 
 async function openPostgres(databaseUrl: string, log: NonNullable<DatabaseOptions['log']>): Promise<Database> {
