@@ -2,13 +2,15 @@
 // swapping again and again as a wallet does: get-quote (an amount of its own every time), create-order
 // with the quote as answered, the source transaction sent (the sandbox's indexer told, as a user's
 // broadcast would be seen), then get-order once a second until the order settles. Offramps and
-// token swaps alternate. Prints one JSON line: per call, its count, errors and latency percentiles.
+// token swaps alternate. The users arrive one after another, evenly over `arrival seconds` (default 1).
+// Prints one JSON line: per call, its count, errors and latency percentiles.
 //
-//   node bench/flow.mjs <base url> <users> <seconds>
+//   node bench/flow.mjs <base url> <users> <seconds> [arrival seconds]
 import { setTimeout as sleep } from 'node:timers/promises';
 
-const [baseUrl, usersText, secondsText] = process.argv.slice(2);
+const [baseUrl, usersText, secondsText, arrivalText = '1'] = process.argv.slice(2);
 const users = Number(usersText);
+const arrivalMs = Number(arrivalText) * 1000;
 const endAt = performance.now() + Number(secondsText) * 1000;
 
 const routes = [
@@ -61,8 +63,7 @@ async function call(name, method, path, body) {
 
 let settled = 0;
 async function user(index) {
-  // Users start spread over the first second, as they would arrive.
-  await sleep((index * 1000) / users);
+  await sleep((index * arrivalMs) / users);
   for (let swap = 0; performance.now() < endAt; swap++) {
     const route = routes[(index + swap) % routes.length];
     const { recipient, amount, ...tokens } = route;

@@ -20,14 +20,14 @@
  *
  * Two rows are the load a gateway sees rather than one request asked again: get-quote with a new
  * amount and a new recipient every request while the sandbox's prices move every second, and the
- * order flow of many users at once (bench/flow.mjs, a Node process of its own: get-quote,
+ * order flow of many users swapping at once (bench/flow.mjs, a Node process of its own: get-quote,
  * create-order, the source transaction sent, get-order once a second until settled), on every server.
  *
  * BENCH_SECONDS per row (default 5), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (10), BENCH_THREADS of wrk (2),
  * BENCH_ORDER_QUOTES quotes prepared for each create-order row (12000), BENCH_ORDERS_READ orders each
- * get-order row reads in turn (200), BENCH_FLOW_USERS users of the flow rows (200), BENCH_FLOW_SECONDS (20).
- * The figures are also written as JSON to bench/results/ (BENCH_JSON names another file), so that
- * two builds can be compared.
+ * get-order row reads in turn (200), BENCH_FLOW_USERS users of the flow rows (200), BENCH_FLOW_SECONDS (20),
+ * BENCH_FLOW_ARRIVAL_SECONDS over which they arrive (5). The figures are also written as JSON to
+ * bench/results/ (BENCH_JSON names another file), so that two builds can be compared.
  */
 import { execFileSync, execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -52,6 +52,14 @@ const orderQuotes = Number(process.env.BENCH_ORDER_QUOTES ?? 12000);
 const ordersRead = Number(process.env.BENCH_ORDERS_READ ?? 200);
 const flowUsers = Number(process.env.BENCH_FLOW_USERS ?? 200);
 const flowSeconds = Number(process.env.BENCH_FLOW_SECONDS ?? 20);
+/**
+ * Over how long the flow's users arrive, one after another: the time one swap takes here (about 5 s:
+ * the source transaction confirms after 2 s, an offramp's payout 2 s more, get-order once a second),
+ * so that new users arrive at the rate swaps end, the steady load of that many users. Arriving within
+ * one second, they asked five times that rate of create-orders at the start, and stayed in step
+ * (bench/README.md).
+ */
+const flowArrivalSeconds = Number(process.env.BENCH_FLOW_ARRIVAL_SECONDS ?? 5);
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const serverMain = here('../dist/main.js');
@@ -175,14 +183,18 @@ async function autocannon(url: string): Promise<Row> {
   };
 }
 
-/** The order flow of many users at once (bench/flow.mjs, its own process): one row per call, the target's CPU per request over all of them. */
+/** The order flow of many users swapping at once (bench/flow.mjs, its own process): one row per call, the target's CPU per request over all of them. */
 async function flowRows(target: string, url: string, watched: Watched): Promise<Row[]> {
   const meters = { target: cpuMeter(watched.target), postgres: watched.postgres === undefined ? undefined : cpuMeter(watched.postgres) };
   const start = { generator: reapedChildrenCpuSeconds(), machine: machineCpuSeconds(), at: performance.now() };
-  const { stdout } = await promisify(execFile)(process.execPath, [here('./flow.mjs'), url, String(flowUsers), String(flowSeconds)], {
-    maxBuffer: 16 * 1024 * 1024,
-    timeout: (flowSeconds + 60) * 1000,
-  });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [here('./flow.mjs'), url, String(flowUsers), String(flowSeconds), String(flowArrivalSeconds)],
+    {
+      maxBuffer: 16 * 1024 * 1024,
+      timeout: (flowSeconds + 60) * 1000,
+    },
+  );
   const result = JSON.parse(stdout) as {
     seconds: number;
     calls: Record<string, { count: number; errors: number; perSecond: number; p50Ms: number; p99Ms: number; examples: string[] }>;
@@ -664,7 +676,7 @@ function writeResults(rows: Row[], notes: string[], verdicts: { targets: Verdict
     node: process.version,
     cores: cpus().length,
     loadAverage: { start: loadAtStart, end: loadavg()[0] },
-    settings: { seconds, warmupSeconds, connections, threads, orderQuotes, ordersRead, flowUsers, flowSeconds },
+    settings: { seconds, warmupSeconds, connections, threads, orderQuotes, ordersRead, flowUsers, flowSeconds, flowArrivalSeconds },
     rows,
     notes,
     targets: verdicts.targets.map(verdict),

@@ -135,6 +135,7 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
       view,
       reads,
       events,
+      firstLookMs: (order) => lifecycle.firstLookMs(order),
     });
     const settlement =
       options.adapters?.settlement ?? new SimulatedChains({ ...config.lifecycle, sendDelayMs: config.lifecycle.simulatedSendMs }, store.db);

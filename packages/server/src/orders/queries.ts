@@ -54,6 +54,8 @@ export type NewOrder = Omit<
   created_ms: number;
   /** Who created it (`key:<id>` or `ip:<address>`); null when not told. */
   client: string | null;
+  /** When the lifecycle first looks at it (its agenda's due time). */
+  first_look_ms: number;
 };
 
 // `seq` is selected as text (bigint does not fit a JS number), and an ORDER BY name means the output
@@ -68,15 +70,15 @@ const columns = `
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Writes the order, due a first look by the lifecycle (which then reads its next due time from the chains). */
+/** Writes the order and its place on the lifecycle's agenda, due its first look. */
 export async function insertOrder(db: Queryable, order: NewOrder): Promise<void> {
   await db.query(
     `WITH inserted AS (
        INSERT INTO orders (id, quote_id, api_version, route, src_chain, src_token, src_amount, dst_chain, dst_token, dst_amount,
          sender, recipient, refund_address, deposit_address, op_return_data, estimated_time_secs, created_at, updated_at, client)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17, $18)
-       RETURNING id, created_at)
-     INSERT INTO order_agenda (order_id, due_at) SELECT id, created_at FROM inserted`,
+       RETURNING id)
+     INSERT INTO order_agenda (order_id, due_at) SELECT id, $19 FROM inserted`,
     [
       order.id,
       order.quote_id,
@@ -96,23 +98,33 @@ export async function insertOrder(db: Queryable, order: NewOrder): Promise<void>
       order.estimated_time_secs,
       iso(order.created_ms),
       order.client,
+      iso(order.first_look_ms),
     ],
   );
 }
 
 /**
- * The unpaid orders (no source transaction seen) a client holds open: how many, and when the oldest
- * was created. Takes the client's lock first, held to the end of the transaction, so that of
- * concurrent create-orders of one client each counts the ones before it.
+ * How many unpaid orders (no source transaction seen) a client holds open (migration 010's count).
+ * Locks the client's count to the end of the transaction, so that of concurrent create-orders of
+ * one client each counts the ones before it; a client's first order makes its row.
  */
-export async function unpaidOrdersOf(tx: Queryable, client: string): Promise<{ count: number; oldestMs: number | null }> {
-  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`client:${client}`]);
-  const [row] = await tx.query<{ count: number; oldest_ms: number | null }>(
-    `SELECT count(*)::int AS count, (extract(epoch FROM min(created_at)) * 1000)::float8 AS oldest_ms
+export async function unpaidOrdersOf(tx: Queryable, client: string): Promise<number> {
+  const [row] = await tx.query<{ unpaid: number }>(
+    `INSERT INTO client_unpaid_orders (client, unpaid) VALUES ($1, 0)
+     ON CONFLICT (client) DO UPDATE SET unpaid = client_unpaid_orders.unpaid RETURNING unpaid`,
+    [client],
+  );
+  return row!.unpaid;
+}
+
+/** When the oldest unpaid order of a client was created, from the index of unpaid orders by client. */
+export async function oldestUnpaidOrderMs(tx: Queryable, client: string): Promise<number | null> {
+  const [row] = await tx.query<{ oldest_ms: number | null }>(
+    `SELECT (extract(epoch FROM min(created_at)) * 1000)::float8 AS oldest_ms
      FROM orders WHERE client = $1 AND status = 'inProgress' AND src_seen_at IS NULL`,
     [client],
   );
-  return { count: row!.count, oldestMs: row!.oldest_ms };
+  return row?.oldest_ms ?? null;
 }
 
 /** The next deposit address index (m/0/<n>), from a sequence: never handed out twice. */

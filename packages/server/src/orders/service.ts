@@ -42,9 +42,11 @@ import {
   markSourceSeen,
   nextDepositAddressIndex,
   orderByQuote,
+  oldestUnpaidOrderMs,
   unpaidOrdersOf,
   recordBitcoinTransaction,
   reserveLiquidity,
+  type NewOrder,
   type OrderRow,
 } from './queries.js';
 import type { OrderEvents } from './events.js';
@@ -65,6 +67,8 @@ export interface OrderServiceDeps {
   view: OrderView;
   reads: OrderReads;
   events: OrderEvents;
+  /** When the lifecycle first looks at a new order (orders/lifecycle.ts firstLookMs). */
+  firstLookMs(order: Omit<NewOrder, 'first_look_ms'>): number;
 }
 
 type QuoteBody = Record<string, unknown> & {
@@ -171,7 +175,7 @@ export class OrderService {
         }
         const result =
           route === 'onramp' ? await this.onrampOrder(tx, orderId, quote, senderUtxos) : this.sourceTransactionOrder(route, orderId, quote);
-        await insertOrder(tx, {
+        const order = {
           id: orderId,
           quote_id: quoteId,
           api_version: apiVersion,
@@ -190,7 +194,8 @@ export class OrderService {
           estimated_time_secs: quote.estimatedTimeInSecs ?? 0,
           created_ms: clock.now(),
           client: client?.id ?? null,
-        });
+        };
+        await insertOrder(tx, { ...order, first_look_ms: this.deps.firstLookMs(order) });
         return result.response;
       });
       // Committed: what keeps orders in memory (the volume sums of get-quote) must see it.
@@ -214,9 +219,9 @@ export class OrderService {
   private async checkUnpaidOrders(tx: Queryable, client: { id: string; keyed: boolean }): Promise<void> {
     const { config, clock } = this.deps;
     const limit = client.keyed ? config.orders.maxUnpaidPerClient.apiKey : config.orders.maxUnpaidPerClient.anonymous;
-    const unpaid = await unpaidOrdersOf(tx, client.id);
-    if (unpaid.count < limit) return;
-    const expiresMs = (unpaid.oldestMs ?? clock.now()) + config.lifecycle.unpaidOrderExpirySeconds * 1000;
+    if ((await unpaidOrdersOf(tx, client.id)) < limit) return;
+    const oldestMs = await oldestUnpaidOrderMs(tx, client.id);
+    const expiresMs = (oldestMs ?? clock.now()) + config.lifecycle.unpaidOrderExpirySeconds * 1000;
     throw new UnpaidOrderLimit(limit, Math.max(1, Math.ceil((expiresMs - clock.now()) / 1000)));
   }
 
