@@ -7,5 +7,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     // The browser and the mock are heavy: one file at a time on CI's 2 cores.
     fileParallelism: false,
+    // One module graph for every file: the server, the document and its validator load once, and the
+    // sandbox of the second file that starts one (console, samples) copies the first one's empty store
+    // rather than run PGlite's initdb again (packages/server src/store/database.ts). No file changes a
+    // global.
+    isolate: false,
   },
 });

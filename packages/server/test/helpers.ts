@@ -1,9 +1,12 @@
 /** Test servers (embedded store in memory or in a directory, no background loop) and request helpers. */
 import { createHash } from 'node:crypto';
+import { cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { BIP32Factory } from 'bip32';
 import * as bitcoin from 'bitcoinjs-lib';
 import * as ecc from 'tiny-secp256k1';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { startServer, type RunningServer, type StartServerOptions } from '../src/index.js';
 
 export const btc = '0x0000000000000000000000000000000000000000';
@@ -35,6 +38,16 @@ export async function testServer(options: StartServerOptions = {}): Promise<Runn
       lifecycle: { confirmationDelaySeconds: 30, payoutDelaySeconds: 30, tickMs: 0, ...options.config?.lifecycle },
     },
   });
+}
+
+/**
+ * A new embedded data directory, migrated and empty: a copy of the run's template (global-setup.ts)
+ * in a temporary directory, which the caller removes.
+ */
+export function freshDataDir(): string {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gateway-store-'));
+  cpSync(inject('storeTemplate'), dataDir, { recursive: true });
+  return dataDir;
 }
 
 /**

@@ -1,14 +1,13 @@
 /** Nothing acknowledged is lost: a clean restart and a kill -9 keep quotes, orders, reservations and cursors. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { client, onrampParams, testServer, tokenSwapParams, wbtcBob } from './helpers.js';
+import { client, freshDataDir, onrampParams, testServer, tokenSwapParams, wbtcBob } from './helpers.js';
 
 const dirs: string[] = [];
 const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'gateway-store-'));
+  const dir = freshDataDir();
   dirs.push(dir);
   return dir;
 };
@@ -82,7 +81,7 @@ describe('restart', () => {
 
   it('keeps an order acknowledged with 201 when the server is killed with SIGKILL', async () => {
     const dataDir = tempDir();
-    // node itself runs the server (tsx as a loader), so the pid killed is the server's.
+    // node itself runs the server (tsx as a loader for the fixture), so the pid killed is the server's.
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/child-server.ts', dataDir], {
       cwd: join(import.meta.dirname, '..'),
       stdio: ['ignore', 'pipe', 'inherit'],
