@@ -86,7 +86,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   return { ...gateway, url: `http://${host}:${port}` };
 }
 
-/** Quotes the memo keeps (quote/memo.ts), a few KB each; it pays 1.5× on a quote asked again (bench/results/2026-11-26T01-48-34-069Z.json: 5,289 against 3,575 requests/s with a new amount, 191 against 291 µs of CPU). */
+/** Quotes the memo keeps (quote/memo.ts), a few KB each; it pays 1.6× on a quote asked again (bench/results/2026-11-26T02-13-01-852Z.json: 10,278 against 6,545 requests/s with a new amount, 98 against 162 µs of CPU). */
 const quoteMemoCapacity = 10_000;
 
 export async function createGateway(config: GatewayConfig, options: Pick<StartServerOptions, 'logger' | 'adapters'> = {}) {
