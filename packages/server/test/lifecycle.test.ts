@@ -137,6 +137,49 @@ describe('an advance while a look that read the old time is under way', () => {
       db.query = query;
     }
     const status = (await api.get(`/v4/get-order/${id}`)).body.status;
-    expect(status.inProgress?.pending_btc_payment?.txid, JSON.stringify(status)).toMatch(/^[0-9a-f]{64}$/);
+    expect(status).toMatchObject({ inProgress: { pending_btc_payment: { txid: expect.stringMatching(/^[0-9a-f]{64}$/) } } });
+  });
+
+  it('looks at it at the new time though a pass that left it out is still under way when the look ends', async () => {
+    const api = client(server.url);
+    const created = await api.post('/v4/create-order', (await api.quote(offrampParams({ amount: '1900000' }))).body);
+    const id = created.body.offramp.order_id as string;
+    expect((await api.post(`/sandbox/orders/${id}/source-sent`, {})).status).toBe(200);
+
+    // The look at the old time is held at its reschedule; a pass that starts meanwhile (the
+    // background loop's, after the clock moved) leaves the order out, and is held until the look has ended.
+    const { db, lifecycle, sandbox } = server.services;
+    const query = db.query.bind(db);
+    let releaseLook = () => {};
+    const lookReleased = new Promise<void>((resolve) => (releaseLook = resolve));
+    let lookEnded: Promise<unknown> | undefined;
+    let passLeftItOut = false;
+    db.query = ((sql: string, params?: unknown[]) => {
+      if (sql.startsWith('UPDATE order_agenda SET due_at') && !lookEnded) {
+        lookEnded = lookReleased.then(() => query(sql, params));
+        return lookEnded;
+      }
+      if (lookEnded && sql.includes('FROM order_agenda JOIN orders') && (params?.[2] as string[] | undefined)?.includes(id)) {
+        passLeftItOut = true;
+        return lookEnded.then(() => new Promise((resolve) => setTimeout(resolve, 50))).then(() => query(sql, params));
+      }
+      return query(sql, params);
+    }) as typeof db.query;
+    try {
+      const look = lifecycle.tick();
+      await expect.poll(() => lookEnded !== undefined).toBe(true);
+      const offset = sandbox!.state.current.clockOffsetMs;
+      const advanced = api.post('/sandbox/advance', { seconds: 31 });
+      await expect.poll(() => sandbox!.state.current.clockOffsetMs).toBeGreaterThan(offset);
+      const pass = lifecycle.tick();
+      await expect.poll(() => passLeftItOut).toBe(true);
+      releaseLook();
+      expect((await advanced).status).toBe(200);
+      await Promise.all([look, pass]);
+    } finally {
+      db.query = query;
+    }
+    const status = (await api.get(`/v4/get-order/${id}`)).body.status;
+    expect(status).toMatchObject({ inProgress: { pending_btc_payment: { txid: expect.stringMatching(/^[0-9a-f]{64}$/) } } });
   });
 });

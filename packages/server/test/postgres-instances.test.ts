@@ -232,6 +232,9 @@ describe.skipIf('missing' in binaries)('the sandbox clock with every instance ru
   let cluster: PostgresCluster;
   let instances: RunningServer[];
   let apis: Array<ReturnType<typeof client>>;
+  /** What the instances logged (the lifecycle's failed looks): a failure shows them. */
+  const warnings: string[] = [];
+  const logger = { level: 'warn', stream: { write: (line: string) => void warnings.push(line) } };
 
   /** Payouts that take a while, as a real chain's do: another instance's pass can be mid-way through one. */
   class SlowChains extends SimulatedChains {
@@ -251,6 +254,7 @@ describe.skipIf('missing' in binaries)('the sandbox clock with every instance ru
           dataDir: undefined,
           config: { lifecycle: { confirmationDelaySeconds: 30, payoutDelaySeconds: 30, tickMs: 10 } },
           adapters: { settlement: new SlowChains(sandbox.lifecycle) },
+          logger,
         }),
       );
     apis = instances.map((instance) => client(instance.url));
@@ -267,7 +271,10 @@ describe.skipIf('missing' in binaries)('the sandbox clock with every instance ru
       expect((await apis[1]!.post(`/sandbox/orders/${id}/source-sent`, {})).status).toBe(200);
       expect((await apis[round % 2]!.post('/sandbox/advance', { seconds: 31 })).status).toBe(200);
       const status = (await apis[(round + 1) % 2]!.get(`/v4/get-order/${id}`)).body.status;
-      expect(status.inProgress?.pending_btc_payment?.txid, `round ${round}: ${JSON.stringify(status)}`).toMatch(/^[0-9a-f]{64}$/);
+      expect(status, `round ${round}; logged: ${warnings.join('')}`).toMatchObject({
+        inProgress: { pending_btc_payment: { txid: expect.stringMatching(/^[0-9a-f]{64}$/) } },
+      });
+      expect(warnings).toEqual([]);
     }
   });
 });

@@ -144,10 +144,13 @@ export class Lifecycle {
    */
   async catchUp(): Promise<void> {
     for (let round = 0; round < catchUpRounds; round++) {
-      // Looks started before the clock moved read the old time, and a pass leaves their orders out:
-      // they end first, so that the pass below looks at those orders at the new time.
-      await this.running;
-      await this.settled();
+      // Looks started before the clock moved read the old time, and a pass leaves their orders out,
+      // also one that started after the clock moved (the loop's): both end first, so that the pass
+      // below starts with no look under way and looks at every order due at the new time.
+      while (this.running || this.visiting.size > 0) {
+        await this.running;
+        await this.settled();
+      }
       this.underWayElsewhere = false;
       await this.tick();
       if (!this.underWayElsewhere) return;
