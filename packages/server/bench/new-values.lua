@@ -1,10 +1,9 @@
 -- wrk script: every request asks get-quote with a value of one parameter no other request asked
 -- for, counting up from the second argument, interleaved between wrk's threads (the third argument:
--- how many). The first argument names the parameter: `amount` (a new amount: the quote's figures are
--- computed and written into its kept plan's template, src/quote/memo.ts), `recipient` (a new EVM
--- address, all lowercase, written into the same template once checked), `amount+recipient` (both:
--- every request a new user asking a new amount) or `affiliates` (a new affiliate address with 25
--- bps: a new plan every request).
+-- how many). The first argument names the parameter: `amount` (a new amount: the quote is computed,
+-- never answered from the memo, src/quote/memo.ts), `recipient` (a new EVM address, all lowercase,
+-- checked and quoted anew), `amount+recipient` (both: every request a new user asking a new amount)
+-- or `affiliates` (a new affiliate address with 25 bps).
 local threads = 0
 
 function setup(thread)
