@@ -101,6 +101,9 @@ describe('a payout that takes its time', () => {
 });
 
 describe('an advance while a look that read the old time is under way', () => {
+  /** What these tests wait for happens within milliseconds; a loaded machine may take seconds. */
+  const waitLong = { timeout: 10_000 };
+
   let server: RunningServer;
   beforeAll(async () => {
     server = await testServer();
@@ -130,7 +133,7 @@ describe('an advance while a look that read the old time is under way', () => {
     }) as typeof db.query;
     try {
       const look = server.services.lifecycle.tick();
-      await expect.poll(() => holding).toBe(true);
+      await expect.poll(() => holding, waitLong).toBe(true);
       expect((await api.post('/sandbox/advance', { seconds: 31 })).status).toBe(200);
       await look;
     } finally {
@@ -167,12 +170,12 @@ describe('an advance while a look that read the old time is under way', () => {
     }) as typeof db.query;
     try {
       const look = lifecycle.tick();
-      await expect.poll(() => lookEnded !== undefined).toBe(true);
+      await expect.poll(() => lookEnded !== undefined, waitLong).toBe(true);
       const offset = sandbox!.state.current.clockOffsetMs;
       const advanced = api.post('/sandbox/advance', { seconds: 31 });
-      await expect.poll(() => sandbox!.state.current.clockOffsetMs).toBeGreaterThan(offset);
+      await expect.poll(() => sandbox!.state.current.clockOffsetMs, waitLong).toBeGreaterThan(offset);
       const pass = lifecycle.tick();
-      await expect.poll(() => passLeftItOut).toBe(true);
+      await expect.poll(() => passLeftItOut, waitLong).toBe(true);
       releaseLook();
       expect((await advanced).status).toBe(200);
       await Promise.all([look, pass]);
