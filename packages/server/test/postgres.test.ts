@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/index.js';
 import { openDatabase, type Database, type ListeningConnection } from '../src/store/database.js';
+import { issueApiKey } from '../src/keys/keys.js';
 import { orderReads } from '../src/orders/reads.js';
 import { migrate } from '../src/store/migrations.js';
 import { client, onrampParams, testServer, wbtcBob } from './helpers.js';
@@ -70,6 +71,42 @@ describe.skipIf('missing' in binaries)('store on PostgreSQL', () => {
         dependencies: { database: 'ok', rateLimitStore: 'ok' },
       });
       expect((await api.get(`/v4/get-order/${orderId}`)).body.id).toBe(orderId);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("counts a client's unpaid orders exactly while its orders are created and settled at once", async () => {
+    const orders = { defaultPageSize: 20, maxPageSize: 100, maxUnpaidPerClient: { anonymous: 200, apiKey: 3 } };
+    const server = await testServer({ databaseUrl: cluster.url, config: { orders } });
+    try {
+      const { key } = await issueApiKey(server.services.db, 'unpaid count test');
+      const keyed = client(server.url, { authorization: `Bearer ${key}` });
+      const createAll = async (count: number) => {
+        const quotes = await Promise.all(
+          Array.from({ length: count }, (_, i) => keyed.quote(onrampParams({ amount: String(100_000 + i) }))),
+        );
+        return Promise.all(quotes.map((quote) => keyed.post('/v4/create-order', quote.body)));
+      };
+      const first = await createAll(8);
+      expect(first.map((answer) => answer.status).sort()).toEqual([201, 201, 201, 429, 429, 429, 429, 429]);
+
+      // The three unpaid orders fail while six more arrive: places are freed and taken in any order, never beyond three.
+      const settling = first
+        .filter((answer) => answer.status === 201)
+        .map((answer) => keyed.post(`/sandbox/orders/${answer.body.onramp.order_id}/outcome`, { outcome: 'failed' }));
+      const [failed, second] = await Promise.all([Promise.all(settling), createAll(6)]);
+      expect(failed.map((answer) => answer.status)).toEqual([200, 200, 200]);
+      expect(
+        second.every((answer) => answer.status === 201 || answer.body.code === 'EXCEEDED_LIMIT'),
+        JSON.stringify(second.map((a) => a.body)),
+      ).toBe(true);
+      const counts = await server.services.db.query<{ unpaid: number; actual: number }>(
+        `SELECT unpaid, (SELECT count(*)::int FROM orders o WHERE o.client = c.client AND o.status = 'inProgress' AND o.src_seen_at IS NULL) AS actual
+         FROM client_unpaid_orders c`,
+      );
+      for (const row of counts) expect(row.unpaid).toBe(row.actual);
+      expect(second.filter((answer) => answer.status === 201).length).toBeLessThanOrEqual(3);
     } finally {
       await server.close();
     }

@@ -262,7 +262,7 @@ export class Lifecycle {
   }
 
   private async settle(order: OrderRow, status: 'success' | 'failed' | 'refunded', outcome: Outcome): Promise<boolean> {
-    const settled = await this.db.transaction((tx) => settleOrder(tx, order, status, outcome, this.clock.now()));
+    const settled = await settleOrder(this.db, order, status, outcome, this.clock.now());
     if (settled) this.events.changed(order.id);
     return settled;
   }

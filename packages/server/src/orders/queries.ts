@@ -108,13 +108,17 @@ export async function insertOrder(db: Queryable, order: NewOrder): Promise<void>
  * Locks the client's count to the end of the transaction, so that of concurrent create-orders of
  * one client each counts the ones before it; a client's first order makes its row.
  */
-export async function unpaidOrdersOf(tx: Queryable, client: string): Promise<number> {
-  const [row] = await tx.query<{ unpaid: number }>(
-    `INSERT INTO client_unpaid_orders (client, unpaid) VALUES ($1, 0)
-     ON CONFLICT (client) DO UPDATE SET unpaid = client_unpaid_orders.unpaid RETURNING unpaid`,
-    [client],
+/**
+ * Counts a new unpaid order of a client, unless the client holds `limit` already: false then. The
+ * client's row stays locked to the end of the transaction, so create-order takes it last.
+ */
+export async function takeUnpaidPlace(tx: Queryable, client: string, limit: number): Promise<boolean> {
+  const rows = await tx.query(
+    `INSERT INTO client_unpaid_orders AS counted (client, unpaid) SELECT $1, 1 WHERE $2::integer > 0
+     ON CONFLICT (client) DO UPDATE SET unpaid = counted.unpaid + 1 WHERE counted.unpaid < $2::integer RETURNING unpaid`,
+    [client, limit],
   );
-  return row!.unpaid;
+  return rows.length === 1;
 }
 
 /** When the oldest unpaid order of a client was created, from the index of unpaid orders by client. */
@@ -246,7 +250,7 @@ export async function markPayoutSent(db: Queryable, id: string, txid: string, at
 
 /**
  * Settles an order still in progress (it leaves the lifecycle's agenda) and returns its reserved
- * liquidity in the same transaction: spent on success, released otherwise. False when the order was
+ * liquidity in the same statement: spent on success, released otherwise. False when the order was
  * already settled.
  */
 export async function settleOrder(
@@ -256,17 +260,18 @@ export async function settleOrder(
   outcome: Outcome,
   atMs: number,
 ): Promise<boolean> {
+  // One statement, so that the liquidity row is locked before the client's (by the trigger at its end), as create-order locks them.
   const rows = await db.query(
-    `UPDATE orders SET status = $2, outcome = $3::text::jsonb, updated_at = $4 WHERE id = $1 AND status = 'inProgress' RETURNING id`,
-    [order.id, status, JSON.stringify(outcome), iso(atMs)],
+    `WITH settled AS (
+       UPDATE orders SET status = $2, outcome = $3::text::jsonb, updated_at = $4 WHERE id = $1 AND status = 'inProgress' RETURNING id),
+     unscheduled AS (DELETE FROM order_agenda WHERE order_id IN (SELECT id FROM settled)),
+     released AS (
+       UPDATE liquidity SET reserved = reserved - $7::numeric, total = total - CASE WHEN $8 THEN $7::numeric ELSE 0 END
+       WHERE chain = $5 AND token = $6 AND EXISTS (SELECT 1 FROM settled))
+     SELECT id FROM settled`,
+    [order.id, status, JSON.stringify(outcome), iso(atMs), order.dst_chain, order.dst_token, order.dst_amount, status === 'success'],
   );
-  if (rows.length !== 1) return false;
-  await db.query('DELETE FROM order_agenda WHERE order_id = $1', [order.id]);
-  await db.query(
-    `UPDATE liquidity SET reserved = reserved - $3::numeric, total = total - CASE WHEN $4 THEN $3::numeric ELSE 0 END WHERE chain = $1 AND token = $2`,
-    [order.dst_chain, order.dst_token, order.dst_amount, status === 'success'],
-  );
-  return true;
+  return rows.length === 1;
 }
 
 /**

@@ -43,7 +43,7 @@ import {
   nextDepositAddressIndex,
   orderByQuote,
   oldestUnpaidOrderMs,
-  unpaidOrdersOf,
+  takeUnpaidPlace,
   recordBitcoinTransaction,
   reserveLiquidity,
   type NewOrder,
@@ -155,7 +155,6 @@ export class OrderService {
       const response = await db.transaction(async (tx) => {
         const existing = await orderByQuote(tx, quoteId);
         if (existing) throw duplicate(existing);
-        if (client) await this.checkUnpaidOrders(tx, client);
         if (limitedRoute) {
           await lockRouteVolume(tx, limitedRoute.srcChain, limitedRoute.src.address);
           const account = quote.sender ?? this.refundAddress(route, quote) ?? undefined;
@@ -163,14 +162,6 @@ export class OrderService {
             amount: BigInt(quote.inputAmount.amount),
             account,
             nowMs: clock.now(),
-          });
-        }
-        const reservation = await reserveLiquidity(tx, reserveToken.chain, reserveToken.address, reserveToken.amount);
-        if (!reservation.reserved) {
-          throw new DomainError('INSUFFICIENT_SOLVER_BALANCE', 'the market maker cannot fill this order now', {
-            limit: reservation.available,
-            token: reserveToken.address,
-            chain_id: reserveToken.chain,
           });
         }
         const result =
@@ -196,6 +187,16 @@ export class OrderService {
           client: client?.id ?? null,
         };
         await insertOrder(tx, { ...order, first_look_ms: this.deps.firstLookMs(order) });
+        // The rows every order of a route and of a client shares, locked last (migration 011): liquidity, then the client's.
+        const reservation = await reserveLiquidity(tx, reserveToken.chain, reserveToken.address, reserveToken.amount);
+        if (!reservation.reserved) {
+          throw new DomainError('INSUFFICIENT_SOLVER_BALANCE', 'the market maker cannot fill this order now', {
+            limit: reservation.available,
+            token: reserveToken.address,
+            chain_id: reserveToken.chain,
+          });
+        }
+        if (client) await this.takeUnpaidPlace(tx, client);
         return result.response;
       });
       // Committed: what keeps orders in memory (the volume sums of get-quote) must see it.
@@ -216,10 +217,10 @@ export class OrderService {
    * An unpaid order reserves liquidity until it expires: a client may hold only so many open
    * (orders.maxUnpaidPerClient), so that a few callers cannot empty a route for everyone else.
    */
-  private async checkUnpaidOrders(tx: Queryable, client: { id: string; keyed: boolean }): Promise<void> {
+  private async takeUnpaidPlace(tx: Queryable, client: { id: string; keyed: boolean }): Promise<void> {
     const { config, clock } = this.deps;
     const limit = client.keyed ? config.orders.maxUnpaidPerClient.apiKey : config.orders.maxUnpaidPerClient.anonymous;
-    if ((await unpaidOrdersOf(tx, client.id)) < limit) return;
+    if (await takeUnpaidPlace(tx, client.id, limit)) return;
     const oldestMs = await oldestUnpaidOrderMs(tx, client.id);
     const expiresMs = (oldestMs ?? clock.now()) + config.lifecycle.unpaidOrderExpirySeconds * 1000;
     throw new UnpaidOrderLimit(limit, Math.max(1, Math.ceil((expiresMs - clock.now()) / 1000)));
