@@ -215,7 +215,7 @@ const migrations: Array<{ id: string; sql: string }> = [
     // its place last (orders/queries.ts takeUnpaidPlace), after the order and its liquidity, and the
     // trigger counts only the orders that stop being unpaid. Every statement locks liquidity before
     // the client's row (a settlement is one statement, its trigger firing at its end), so none waits
-    // for another in a cycle. Instances of an earlier build count nothing while they run beside this one.
+    // for another in a cycle. The orders of instances of an earlier build still running are not counted.
     id: '011_unpaid_place_taken_last',
     sql: `
       CREATE OR REPLACE FUNCTION gateway_count_unpaid() RETURNS trigger LANGUAGE plpgsql AS $$ DECLARE was boolean := TG_OP <> 'INSERT' AND OLD.client IS NOT NULL AND OLD.status = 'inProgress' AND OLD.src_seen_at IS NULL; is_now boolean := TG_OP <> 'DELETE' AND NEW.client IS NOT NULL AND NEW.status = 'inProgress' AND NEW.src_seen_at IS NULL; BEGIN IF was AND NOT is_now THEN UPDATE client_unpaid_orders SET unpaid = unpaid - 1 WHERE client = OLD.client; END IF; RETURN NULL; END $$;
