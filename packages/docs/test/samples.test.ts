@@ -20,10 +20,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { createSchemaValidator, jsonContent, loadBundle } from '@swap-gateway/openapi';
 import { transformSync } from 'esbuild';
 import { startServer, type RunningServer } from '@swap-gateway/server';
@@ -37,14 +35,13 @@ import { htmlText, printedSamples, type PrintedSample } from './built-samples.js
 import { defaultGateway, runProgram, type DefaultGateway } from './default-gateway.js';
 import { onrampQuoteParameters, testWallet } from './wallet.js';
 
-const require = createRequire(import.meta.url);
-const tsxLoader = pathToFileURL(require.resolve('tsx')).href;
 /**
  * Where the copies of the samples are written: under the package's node_modules, so that the
  * TypeScript ones import `@swap-gateway/client` as a reader's program imports it from node_modules.
  */
 const copiesRoot = join(packageRoot, 'node_modules', '.cache', 'docs-samples');
-const walletCopy = join(copiesRoot, 'sandbox-wallet', 'sandbox-wallet.ts');
+/** The sandbox wallet command, with its types stripped once for every signature the onramp flows ask of it. */
+const walletCopy = join(copiesRoot, 'sandbox-wallet', 'sandbox-wallet.ts.mjs');
 const repositoryRoot = join(packageRoot, '..', '..');
 /**
  * The machine's python3, resolved once: where `python3` on PATH is a version manager's shim (pyenv's
@@ -127,10 +124,11 @@ const setups: Record<string, (language: SampleLanguage) => Promise<Setup>> = {
     await sandboxControls(server.url).forceOutcome(order_id, 'success');
     return { env: { ORDER_ID: order_id } };
   },
-  // The wallet of the flow is the sandbox wallet command as the sandbox page prints it, set up as the client flow says.
+  // The wallet of the flow is the sandbox wallet command as the sandbox page prints it, set up as the client flow says,
+  // run as the other TypeScript samples are.
   'guides/onramp-flow': async () => {
-    const signWith = `"${process.execPath}" --import ${tsxLoader} "${walletCopy}"`;
-    const { stdout } = await runProgram(process.execPath, ['--import', tsxLoader, walletCopy, '--address'], {
+    const signWith = `"${process.execPath}" "${walletCopy}"`;
+    const { stdout } = await runProgram(process.execPath, [walletCopy, '--address'], {
       cwd: dirname(walletCopy),
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
       timeout: 60_000,
@@ -276,7 +274,7 @@ describe('code samples as printed, against the sandbox at their default address'
     // The sandbox wallet command as the page prints it, kept for the whole file: the onramp flow signs with it.
     mkdirSync(dirname(walletCopy), { recursive: true });
     writeFileSync(join(copiesRoot, 'package.json'), '{ "type": "module" }\n');
-    writeFileSync(walletCopy, printed.get('samples/guides/sandbox-wallet.ts')?.source ?? '');
+    writeFileSync(walletCopy, transpiled(printed.get('samples/guides/sandbox-wallet.ts')?.source ?? ''));
   });
 
   afterAll(async () => {
