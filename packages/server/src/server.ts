@@ -138,7 +138,8 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
       firstLookMs: (order) => lifecycle.firstLookMs(order),
     });
     const settlement =
-      options.adapters?.settlement ?? new SimulatedChains({ ...config.lifecycle, sendDelayMs: config.lifecycle.simulatedSendMs }, store.db);
+      options.adapters?.settlement ??
+      new SimulatedChains({ ...config.lifecycle, sendDelayMs: config.lifecycle.simulatedSendMs }, store.db.background);
     const lifecycle = new Lifecycle(
       store.db,
       catalogue,

@@ -118,7 +118,8 @@ describe('an advance while a look that read the old time is under way', () => {
 
     // The store holds the look's next due time back (its source is not confirmed yet at the old
     // time) until the advance's pass reads the orders due, or a second has passed.
-    const { db } = server.services;
+    // The lifecycle's statements: on the embedded store, the database's background.
+    const db = server.services.db.background;
     const query = db.query.bind(db);
     let release = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
@@ -151,7 +152,8 @@ describe('an advance while a look that read the old time is under way', () => {
 
     // The look at the old time is held at its reschedule; a pass that starts meanwhile (the
     // background loop's, after the clock moved) leaves the order out, and is held until the look has ended.
-    const { db, lifecycle, sandbox } = server.services;
+    const { lifecycle, sandbox } = server.services;
+    const db = server.services.db.background;
     const query = db.query.bind(db);
     let releaseLook = () => {};
     const lookReleased = new Promise<void>((resolve) => (releaseLook = resolve));

@@ -17,7 +17,7 @@ import { simulatedHash, transactionHashProblem } from '../chains/settlement.js';
 import type { Clock } from '../clock.js';
 import type { Catalogue } from '../config/catalogue.js';
 import { invalidRequest, orderNotFound, OrderStateError } from '../errors.js';
-import type { Database } from '../store/database.js';
+import type { Database, Queryable } from '../store/database.js';
 import type { OrderEvents } from './events.js';
 import {
   claimEffect,
@@ -85,6 +85,7 @@ export class Lifecycle {
   private readonly claimant = randomUUID();
 
   constructor(
+    /** The database of the calls requests make (source-sent, a forced outcome); passes use its background. */
     private readonly db: Database,
     private readonly catalogue: Catalogue,
     private readonly chains: SettlementAdapter,
@@ -162,7 +163,7 @@ export class Lifecycle {
     await this.beforePass();
     const now = this.clock.now();
     for (let last: DueOrder | undefined; ; ) {
-      const due = await dueOrders(this.db, now, batchSize, last, [...this.visiting.keys()]);
+      const due = await dueOrders(this.db.background, now, batchSize, last, [...this.visiting.keys()]);
       last = due.at(-1);
       for (const entry of due) {
         while (this.visiting.size >= concurrentVisits) await Promise.race(this.visiting.values());
@@ -172,7 +173,7 @@ export class Lifecycle {
             return now + retryMs;
           })
           // Later than this pass's now, whatever an adapter answers: the pass reads what is due until none is left.
-          .then((nextMs) => (nextMs === undefined ? undefined : scheduleOrder(this.db, entry, Math.max(nextMs, now + 1))))
+          .then((nextMs) => (nextMs === undefined ? undefined : scheduleOrder(this.db.background, entry, Math.max(nextMs, now + 1))))
           .catch(this.onError)
           .finally(() => this.visiting.delete(entry.order.id));
         this.visiting.set(entry.order.id, visit);
@@ -187,26 +188,27 @@ export class Lifecycle {
    * another instance performs its effect (the next pass looks again, and `catchUp` waits for it).
    */
   private async visit(order: OrderRow, now: number): Promise<number | undefined> {
+    const db = this.db.background;
     const chainOrder = settlementOrder(order);
     if (chainOrder.sourceSeenMs === null) {
       if (!this.chains.paymentWindowClosed(chainOrder, now)) return this.chains.nextCheckMs(chainOrder, now);
-      await this.settle(order, 'failed', {
+      await this.settle(db, order, 'failed', {
         failed: { reason: 'expired', message: 'no source transaction was seen in time; the reserved liquidity is released' },
       });
       return undefined;
     }
     if (!this.chains.sourceConfirmed(chainOrder, now)) return this.chains.nextCheckMs(chainOrder, now);
     if (order.route === 'offramp' && !order.payout_txid) {
-      const txid = await this.once(order, 'payout');
+      const txid = await this.once(db, order, 'payout');
       if (!txid) return undefined;
-      await markPayoutSent(this.db, order.id, txid, now);
+      await markPayoutSent(db, order.id, txid, now);
       this.events.changed(order.id);
       return this.chains.nextCheckMs({ ...chainOrder, payoutSentMs: now }, now);
     }
     if (order.route === 'offramp' && !this.chains.payoutConfirmed(chainOrder, now)) return this.chains.nextCheckMs(chainOrder, now);
-    const delivery = await this.delivery(order);
+    const delivery = await this.delivery(db, order);
     if (!delivery) return undefined;
-    await this.settle(order, 'success', { transfers: [delivery] });
+    await this.settle(db, order, 'success', { transfers: [delivery] });
     return undefined;
   }
 
@@ -250,32 +252,32 @@ export class Lifecycle {
     const order = await this.order(orderId);
     if (order.status !== 'inProgress') throw conflict(`the order is already ${order.status}`);
     const transfer =
-      outcome === 'success' ? await this.delivery(order) : outcome === 'refunded' ? await this.refundTransfer(order) : undefined;
+      outcome === 'success' ? await this.delivery(this.db, order) : outcome === 'refunded' ? await this.refundTransfer(order) : undefined;
     if (outcome === 'failed' ? !(await this.failure(order)) : !transfer) {
       throw conflict(
         'the order is being settled another way (its delivery, payout or refund is under way or done); try again to see its status',
       );
     }
-    const settled = await this.settle(order, outcome, transfer ? { transfers: [transfer] } : { failed: reason ? { reason } : {} });
+    const settled = await this.settle(this.db, order, outcome, transfer ? { transfers: [transfer] } : { failed: reason ? { reason } : {} });
     if (!settled) throw conflict(`the order is already ${(await this.order(orderId)).status}`);
     return this.order(orderId);
   }
 
-  private async settle(order: OrderRow, status: 'success' | 'failed' | 'refunded', outcome: Outcome): Promise<boolean> {
-    const settled = await settleOrder(this.db, order, status, outcome, this.clock.now());
+  private async settle(db: Queryable, order: OrderRow, status: 'success' | 'failed' | 'refunded', outcome: Outcome): Promise<boolean> {
+    const settled = await settleOrder(db, order, status, outcome, this.clock.now());
     if (settled) this.events.changed(order.id);
     return settled;
   }
 
   /** The output delivered (an offramp: its Bitcoin payout); undefined while another pass or instance delivers it. */
-  private async delivery(order: OrderRow): Promise<SettlementTransfer | undefined> {
+  private async delivery(db: Queryable, order: OrderRow): Promise<SettlementTransfer | undefined> {
     const txHash =
-      order.route === 'offramp' ? (order.payout_txid ?? (await this.once(order, 'payout'))) : await this.once(order, 'deliver');
+      order.route === 'offramp' ? (order.payout_txid ?? (await this.once(db, order, 'payout'))) : await this.once(db, order, 'deliver');
     return txHash === undefined ? undefined : this.transfer(order.dst_chain, order.dst_token, order.dst_amount, txHash);
   }
 
   private async refundTransfer(order: OrderRow): Promise<SettlementTransfer | undefined> {
-    const txHash = await this.once(order, 'refund');
+    const txHash = await this.once(this.db, order, 'refund');
     return txHash === undefined ? undefined : this.transfer(order.src_chain, order.src_token, order.src_amount, txHash);
   }
 
@@ -291,8 +293,8 @@ export class Lifecycle {
    * performed it before), or undefined while another pass or instance holds the claim, or when the
    * order's final effect is another one.
    */
-  private async once(order: OrderRow, effect: Exclude<Effect, 'fail'>): Promise<string | undefined> {
-    const claim = await claimEffect(this.db, order.id, effect, this.claimant, this.options.effectLeaseSeconds);
+  private async once(db: Queryable, order: OrderRow, effect: Exclude<Effect, 'fail'>): Promise<string | undefined> {
+    const claim = await claimEffect(db, order.id, effect, this.claimant, this.options.effectLeaseSeconds);
     if (!claim.claimed) {
       if (claim.effect === effect && claim.result == null) this.underWayElsewhere = true;
       return claim.effect === effect ? (claim.result ?? undefined) : undefined;
@@ -308,7 +310,7 @@ export class Lifecycle {
           : effect === 'deliver'
             ? await this.chains.deliver(request, this.catalogue.kindOf(order.dst_chain)!)
             : await this.chains.refund(request, this.catalogue.kindOf(order.src_chain)!);
-      await recordEffect(this.db, order.id, effect, txHash);
+      await recordEffect(db, order.id, effect, txHash);
       return txHash;
     } finally {
       this.performing.delete(order.id);
@@ -325,7 +327,7 @@ export class Lifecycle {
           this.heartbeat = undefined;
           return;
         }
-        keepClaimsAlive(this.db, [...this.performing], this.claimant).catch(this.onError);
+        keepClaimsAlive(this.db.background, [...this.performing], this.claimant).catch(this.onError);
       },
       (this.options.effectLeaseSeconds * 1000) / 3,
     );

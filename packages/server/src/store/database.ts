@@ -19,6 +19,11 @@ export interface Database extends Queryable {
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   /** PostgreSQL only (other instances write to it too): a connection of its own that listens on a channel. */
   listen?(channel: string, events: ListenerEvents): Promise<ListeningConnection>;
+  /**
+   * The same database for work no request waits on (the lifecycle): on the embedded engine its
+   * statements give way to those of requests; on PostgreSQL it is this database.
+   */
+  readonly background: Database;
   close(): Promise<void>;
 }
 
@@ -130,32 +135,71 @@ async function openEmbedded(dataDir: string | undefined): Promise<Database> {
     emptyDataDir = db.dumpDataDir('none');
     await emptyDataDir;
   }
-  // PGlite runs a statement on this thread, and statements queued behind one another (a pass of the
-  // lifecycle, requests arriving together) ran back to back in one task of the event loop. Each
-  // statement or transaction starts in a task of its own, so that requests are read and answered
-  // between them: 200 queued updates stalled the loop 190 to 740 ms, now 6 to 75 (bench/README.md).
-  let queue: Promise<unknown> = Promise.resolve();
-  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
-    const turn = queue.then(nextTask).then(work);
-    queue = turn.catch(() => undefined);
-    return turn;
-  };
-  return {
+  const turns = new EmbeddedTurns();
+  const embedded = (background: boolean): Database => ({
     engine: 'pglite',
-    query: <Row>(sql: string, params?: unknown[]) => translating(() => inTurn(async () => (await db.query<Row>(sql, params)).rows)),
-    ping: () => inTurn(async () => void (await db.query('SELECT 1'))),
+    query: <Row>(sql: string, params?: unknown[]) =>
+      translating(() => turns.take(async () => (await db.query<Row>(sql, params)).rows, background)),
+    ping: () => turns.take(async () => void (await db.query('SELECT 1')), background),
     // PGlite runs one transaction at a time, so concurrent transactions are serialized.
     transaction: (work) =>
       translating(() =>
-        inTurn(() =>
-          db.transaction((tx) => work({ query: async <Row>(sql: string, params?: unknown[]) => (await tx.query<Row>(sql, params)).rows })),
+        turns.take(
+          () =>
+            db.transaction((tx) =>
+              work({ query: async <Row>(sql: string, params?: unknown[]) => (await tx.query<Row>(sql, params)).rows }),
+            ),
+          background,
         ),
       ),
+    get background() {
+      return backgroundDatabase;
+    },
     close: () => db.close(),
-  };
+  });
+  const backgroundDatabase = embedded(true);
+  return embedded(false);
 }
 
-const nextTask = () => new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * The embedded engine's statements (or transactions), one at a time, each started in a task of its
+ * own. PGlite runs a statement on the server's thread, and statements queued behind one another
+ * resumed one another without returning to the event loop, so a lifecycle pass or requests arriving
+ * together stalled every other request for the whole batch: 200 queued updates stalled the loop
+ * 190 to 740 ms, each in a task of its own 6 to 75. Requests' statements go first; the background's
+ * (the lifecycle) take every fifth turn while requests wait, so that a steady load does not hold
+ * settlements back for ever: the flow's p99 fell from 106-177 ms a call to 13-29 (bench/README.md).
+ */
+class EmbeddedTurns {
+  private readonly requests: Array<() => void> = [];
+  private readonly background: Array<() => void> = [];
+  private busy = false;
+  private requestsInARow = 0;
+
+  take<T>(work: () => Promise<T>, background: boolean): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      (background ? this.background : this.requests).push(() =>
+        work()
+          .then(resolve, reject)
+          .finally(() => {
+            this.busy = false;
+            this.next();
+          }),
+      );
+      this.next();
+    });
+  }
+
+  private next(): void {
+    if (this.busy) return;
+    const backgroundTurn = this.background.length > 0 && (this.requests.length === 0 || this.requestsInARow >= 4);
+    const start = backgroundTurn ? this.background.shift() : this.requests.shift();
+    if (!start) return;
+    this.requestsInARow = backgroundTurn ? 0 : this.requestsInARow + 1;
+    this.busy = true;
+    setImmediate(start);
+  }
+}
 
 async function openPostgres(databaseUrl: string, log: NonNullable<DatabaseOptions['log']>): Promise<Database> {
   // Idle connections stay open (pg-pool closes them after 10 s by default): opening one again starts
@@ -192,7 +236,7 @@ async function openPostgres(databaseUrl: string, log: NonNullable<DatabaseOption
   /** Each listening connection's own close, which `lost` does not follow. */
   const listeners = new Set<() => Promise<void>>();
   let closed = false;
-  return {
+  const database: Database = {
     engine: 'postgres',
     query: <Row>(sql: string, params?: unknown[]) =>
       translating(async () => (await pool.query({ name: named(sql), text: sql, values: params })).rows as Row[]),
@@ -266,10 +310,15 @@ async function openPostgres(databaseUrl: string, log: NonNullable<DatabaseOption
         client.release(broken);
       }
     },
+    // The pool's connections serve every caller alike: the background is this database.
+    get background() {
+      return database;
+    },
     async close() {
       closed = true;
       await Promise.all([...listeners].map((end) => end().catch(() => undefined)));
       await pool.end();
     },
   };
+  return database;
 }
