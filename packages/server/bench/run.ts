@@ -197,6 +197,7 @@ async function flowRows(target: string, url: string, watched: Watched): Promise<
   );
   const result = JSON.parse(stdout) as {
     seconds: number;
+    loopDelayMs: { p99: number; max: number };
     calls: Record<string, { count: number; errors: number; perSecond: number; p50Ms: number; p99Ms: number; examples: string[] }>;
   };
   const share = (cpuSeconds: number) => (cpuSeconds / ((performance.now() - start.at) / 1000)) * 100;
@@ -211,7 +212,8 @@ async function flowRows(target: string, url: string, watched: Watched): Promise<
   return Object.entries(result.calls).map(([call, figures]) => ({
     target,
     operation: `flow: ${call}`,
-    generator: `flow.mjs, ${flowUsers} users`,
+    // The generator's own stalls are in every latency it measured: shown beside them.
+    generator: `flow.mjs, ${flowUsers} users (its loop delay p99 ${result.loopDelayMs.p99.toFixed(0)}, max ${result.loopDelayMs.max.toFixed(0)} ms)`,
     requestsPerSecond: figures.perSecond,
     p50Ms: figures.p50Ms,
     p99Ms: figures.p99Ms,
