@@ -60,7 +60,7 @@ describe('API keys', () => {
   });
 
   it('refuses a malformed or unknown key with 401', async () => {
-    const server = await testServer({ store: store() });
+    const server = await testServer({ database: store() });
     try {
       const api = client(server.url);
       expect(await api.get('/v4/get-routes', { authorization: 'Bearer short' })).toMatchObject({
@@ -95,7 +95,7 @@ describe('keys and the rate limit', () => {
   }
 
   it('serves a valid key its process has not seen yet when keyless traffic has spent its address budget', async () => {
-    const server = await testServer({ store: store(), config: { rateLimits: { windowSeconds: 60, anonymous: 2, apiKey: 5 } } });
+    const server = await testServer({ database: store(), config: { rateLimits: { windowSeconds: 60, anonymous: 2, apiKey: 5 } } });
     try {
       const { key } = await issueApiKey(server.services.db, 'partner');
       const anonymous = client(server.url);
@@ -112,7 +112,7 @@ describe('keys and the rate limit', () => {
 
   it('looks bad keys up at most keyLookups times per address, and counts them against its keyless budget', async () => {
     const server = await testServer({
-      store: store(),
+      database: store(),
       config: { rateLimits: { windowSeconds: 60, anonymous: 3, apiKey: 6, keyLookups: 2 } },
     });
     try {
@@ -147,7 +147,7 @@ describe('keys and the rate limit', () => {
   });
 
   it('looks a valid key up once and keeps it out of the keyless budget, which stays whole', async () => {
-    const server = await testServer({ store: store(), config: { rateLimits: { windowSeconds: 60, anonymous: 2, apiKey: 5 } } });
+    const server = await testServer({ database: store(), config: { rateLimits: { windowSeconds: 60, anonymous: 2, apiKey: 5 } } });
     try {
       const lookups = countLookups(server);
       const { key } = await issueApiKey(server.services.db, 'partner');
@@ -210,7 +210,7 @@ describe('the client behind a proxy (server.trustProxy)', () => {
   const from = (server: RunningServer, address: string) => client(server.url, { 'x-forwarded-for': address }).get('/v4/get-routes');
 
   it('counts by the connection address, whatever X-Forwarded-For says, by default', async () => {
-    const server = await testServer({ store: store(), config: { rateLimits } });
+    const server = await testServer({ database: store(), config: { rateLimits } });
     try {
       const statuses = [];
       for (const address of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) statuses.push((await from(server, address)).status);
@@ -221,7 +221,7 @@ describe('the client behind a proxy (server.trustProxy)', () => {
   });
 
   it('counts by the forwarded client when the proxy is trusted', async () => {
-    const server = await testServer({ store: store(), config: { rateLimits, server: { trustProxy: ['127.0.0.1'] } } });
+    const server = await testServer({ database: store(), config: { rateLimits, server: { trustProxy: ['127.0.0.1'] } } });
     try {
       const statuses = [];
       for (const address of ['203.0.113.1', '203.0.113.2', '203.0.113.3', '203.0.113.1', '203.0.113.1'])

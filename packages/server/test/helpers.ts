@@ -8,6 +8,7 @@ import * as bitcoin from 'bitcoinjs-lib';
 import * as ecc from 'tiny-secp256k1';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { startServer, type RunningServer, type StartServerOptions } from '../src/index.js';
+import type { Database } from '../src/store/database.js';
 import { openStore, type Store } from '../src/store/open-store.js';
 
 export const btc = '0x0000000000000000000000000000000000000000';
@@ -70,10 +71,10 @@ export function testServerPerSuite(options: StartServerOptions = {}) {
 
 /**
  * One in-memory store for the test servers of the file or describe block that calls this (passed
- * as `store`), opened before its tests and closed after: an embedded start costs about 2 s of CPU,
- * and servers whose tests read nothing another's writes change need no store of their own.
+ * as `database`), opened before its tests and closed after: an embedded start costs about 2 s of
+ * CPU, and servers whose tests read nothing another's writes change need no store of their own.
  */
-export function sharedStorePerSuite(): () => Store {
+export function sharedStorePerSuite(): () => Database {
   let opened: Store | undefined;
   beforeAll(async () => {
     opened = await openStore({});
@@ -81,11 +82,18 @@ export function sharedStorePerSuite(): () => Store {
   afterAll(() => opened?.close());
   return () => {
     if (!opened) throw new Error('the shared store opens in beforeAll');
-    // Each server gets its own database object over the one engine: a test that wraps its server's
-    // queries (to count them) leaves the other servers' alone.
-    return { db: { ...opened.db }, close: opened.close };
+    return ownView(opened.db);
   };
 }
+
+/** A running test server's database, for another test server to share while the first runs (the other's close leaves it open). */
+export const databaseOf = (server: RunningServer): Database => ownView(server.services.db);
+
+/**
+ * Each server gets a database object of its own over the one engine: a test that wraps its server's
+ * queries (to count them) leaves the other servers' alone.
+ */
+const ownView = (db: Database): Database => ({ ...db });
 
 export interface Answer<T = any> {
   status: number;

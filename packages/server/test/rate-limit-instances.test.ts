@@ -38,7 +38,7 @@ describe.skipIf('missing' in binary)('rate limits across three instances', () =>
   const start = async (redisUrl?: string) => {
     const instances: RunningServer[] = [];
     for (let index = 0; index < 3; index++)
-      instances.push(await testServer({ store: store(), config: { rateLimits: { ...rateLimits, ...(redisUrl ? { redisUrl } : {}) } } }));
+      instances.push(await testServer({ database: store(), config: { rateLimits: { ...rateLimits, ...(redisUrl ? { redisUrl } : {}) } } }));
     started.push(...instances);
     return instances;
   };
@@ -61,7 +61,7 @@ describe.skipIf('missing' in binary)('rate limits across three instances', () =>
 
   it('refuses to start when the configured Redis is unreachable', async () => {
     await expect(
-      testServer({ store: store(), config: { rateLimits: { ...rateLimits, redisUrl: `${redis.url}.missing` } } }),
+      testServer({ database: store(), config: { rateLimits: { ...rateLimits, redisUrl: `${redis.url}.missing` } } }),
     ).rejects.toThrow(/rate-limit store .* is unreachable/);
   });
 });
@@ -80,7 +80,7 @@ describe.skipIf('missing' in binary)('two instances while Redis stops and comes 
     for (let index = 0; index < 2; index++)
       instances.push(
         await testServer({
-          store: store(),
+          database: store(),
           config: { rateLimits: { windowSeconds: 60, anonymous: 1_000_000, apiKey: 2_000_000, redisUrl: redis.url } },
         }),
       );
