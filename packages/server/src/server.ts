@@ -30,7 +30,8 @@ import { reconcileWithConfig, SandboxPrices, startPriceWalk } from './sandbox/pr
 import { SandboxState } from './sandbox/state.js';
 import type { Services } from './services.js';
 import { signingSecret } from './store/secret.js';
-import { openStore } from './store/open-store.js';
+import type { Database } from './store/database.js';
+import { openStore, type Store } from './store/open-store.js';
 
 export interface StartServerOptions {
   host?: string;
@@ -49,6 +50,12 @@ export interface StartServerOptions {
   /** Adapters replacing the simulated ones. */
   adapters?: { bitcoin?: BitcoinAdapter; settlement?: SettlementAdapter; prices?: PriceSource };
   env?: NodeJS.ProcessEnv;
+  /**
+   * A migrated database opened already, used instead of the configured store and left open on close:
+   * tests share one among several servers, as instances share a PostgreSQL (an embedded start costs
+   * about 2 s of CPU).
+   */
+  database?: Database;
 }
 
 export interface RunningServer {
@@ -89,13 +96,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 /** Quotes the memo keeps (quote/memo.ts), a few KB each; it pays 1.6× on a quote asked again (bench/results/2026-11-26T02-13-01-852Z.json: 10,278 against 6,545 requests/s with a new amount, 98 against 162 µs of CPU). */
 const quoteMemoCapacity = 10_000;
 
-export async function createGateway(config: GatewayConfig, options: Pick<StartServerOptions, 'logger' | 'adapters'> = {}) {
+export async function createGateway(config: GatewayConfig, options: Pick<StartServerOptions, 'logger' | 'adapters' | 'database'> = {}) {
   const dataDir = config.storage.dataDir && config.storage.dataDir !== ':memory:' ? resolve(config.storage.dataDir) : undefined;
   // Before the application (and its logger) exists, what the store has to say goes to stderr when logging is on.
   const storeLog = options.logger
     ? (message: string, error: unknown) => console.warn(`[gateway] ${message}: ${(error as Error).message}`)
     : undefined;
-  const store = await openStore({ databaseUrl: config.storage.databaseUrl, dataDir, log: (message, error) => storeLog?.(message, error) });
+  const store: Store = options.database
+    ? { db: options.database, close: async () => {} }
+    : await openStore({ databaseUrl: config.storage.databaseUrl, dataDir, log: (message, error) => storeLog?.(message, error) });
   /** Closed before the store: on PostgreSQL it keeps a listening connection open again when one is lost. */
   let storeReads: OrderReads | undefined;
   try {

@@ -10,11 +10,14 @@ import { ApiKeys, generateApiKey, issueApiKey } from '../src/keys/keys.js';
 import { openDatabase, type Queryable } from '../src/store/database.js';
 import { migrate } from '../src/store/migrations.js';
 import type { RunningServer } from '../src/index.js';
-import { client, freshDataDir, testServer } from './helpers.js';
+import { client, freshDataDir, sharedStorePerSuite, testServer } from './helpers.js';
 
 const run = promisify(execFile);
 const dataDir = freshDataDir();
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+// The servers in memory share one store: each counts its rate limits in its own process, and the
+// keys a test issues are its own (the first test's server has the key store on disk to itself).
+const store = sharedStorePerSuite();
 
 describe('API keys', () => {
   it('issues a 32-character key with keys:issue, stores only its hash, and accepts it after a restart', async () => {
@@ -57,7 +60,7 @@ describe('API keys', () => {
   });
 
   it('refuses a malformed or unknown key with 401', async () => {
-    const server = await testServer();
+    const server = await testServer({ database: store() });
     try {
       const api = client(server.url);
       expect(await api.get('/v4/get-routes', { authorization: 'Bearer short' })).toMatchObject({
@@ -92,7 +95,7 @@ describe('keys and the rate limit', () => {
   }
 
   it('serves a valid key its process has not seen yet when keyless traffic has spent its address budget', async () => {
-    const server = await testServer({ config: { rateLimits: { windowSeconds: 60, anonymous: 2, apiKey: 5 } } });
+    const server = await testServer({ database: store(), config: { rateLimits: { windowSeconds: 60, anonymous: 2, apiKey: 5 } } });
     try {
       const { key } = await issueApiKey(server.services.db, 'partner');
       const anonymous = client(server.url);
@@ -108,7 +111,10 @@ describe('keys and the rate limit', () => {
   });
 
   it('looks bad keys up at most keyLookups times per address, and counts them against its keyless budget', async () => {
-    const server = await testServer({ config: { rateLimits: { windowSeconds: 60, anonymous: 3, apiKey: 6, keyLookups: 2 } } });
+    const server = await testServer({
+      database: store(),
+      config: { rateLimits: { windowSeconds: 60, anonymous: 3, apiKey: 6, keyLookups: 2 } },
+    });
     try {
       const lookups = countLookups(server);
       const api = client(server.url);
@@ -141,7 +147,7 @@ describe('keys and the rate limit', () => {
   });
 
   it('looks a valid key up once and keeps it out of the keyless budget, which stays whole', async () => {
-    const server = await testServer({ config: { rateLimits: { windowSeconds: 60, anonymous: 2, apiKey: 5 } } });
+    const server = await testServer({ database: store(), config: { rateLimits: { windowSeconds: 60, anonymous: 2, apiKey: 5 } } });
     try {
       const lookups = countLookups(server);
       const { key } = await issueApiKey(server.services.db, 'partner');
@@ -204,7 +210,7 @@ describe('the client behind a proxy (server.trustProxy)', () => {
   const from = (server: RunningServer, address: string) => client(server.url, { 'x-forwarded-for': address }).get('/v4/get-routes');
 
   it('counts by the connection address, whatever X-Forwarded-For says, by default', async () => {
-    const server = await testServer({ config: { rateLimits } });
+    const server = await testServer({ database: store(), config: { rateLimits } });
     try {
       const statuses = [];
       for (const address of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) statuses.push((await from(server, address)).status);
@@ -215,7 +221,7 @@ describe('the client behind a proxy (server.trustProxy)', () => {
   });
 
   it('counts by the forwarded client when the proxy is trusted', async () => {
-    const server = await testServer({ config: { rateLimits, server: { trustProxy: ['127.0.0.1'] } } });
+    const server = await testServer({ database: store(), config: { rateLimits, server: { trustProxy: ['127.0.0.1'] } } });
     try {
       const statuses = [];
       for (const address of ['203.0.113.1', '203.0.113.2', '203.0.113.3', '203.0.113.1', '203.0.113.1'])

@@ -4,9 +4,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/index.js';
-import { onrampParams, testServer } from './helpers.js';
+import { onrampParams, sharedStorePerSuite, testServer } from './helpers.js';
 
 const docsOrigin = 'http://127.0.0.1:4000';
+
+// The servers share one store: CORS and the rate limit live in each server's process, and the
+// tests ask for quotes and routes only.
+const store = sharedStorePerSuite();
 
 const preflight = (url: string, origin: string, method = 'POST') =>
   fetch(url, {
@@ -19,7 +23,7 @@ const exposed = (response: Response) => (response.headers.get('access-control-ex
 describe('CORS with the sandbox configuration', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await testServer();
+    server = await testServer({ database: store() });
   });
   afterAll(() => server.close());
 
@@ -71,6 +75,7 @@ describe('CORS and the rate limit, with pages opened from disk allowed', () => {
   let server: RunningServer;
   beforeAll(async () => {
     server = await testServer({
+      database: store(),
       config: { rateLimits: { windowSeconds: 60, anonymous: 3, apiKey: 100 } },
       // How the README turns them on for the docs' console opened from disk.
       env: { GATEWAY_CORS_FILE_ORIGIN: '1' },
@@ -107,7 +112,10 @@ describe('CORS and the rate limit, with pages opened from disk allowed', () => {
 describe('CORS as configured', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await testServer({ config: { cors: { origins: ['https://docs.example.com'], localhost: false, fileOrigin: false } } });
+    server = await testServer({
+      database: store(),
+      config: { cors: { origins: ['https://docs.example.com'], localhost: false, fileOrigin: false } },
+    });
   });
   afterAll(() => server.close());
 

@@ -8,6 +8,8 @@ import * as bitcoin from 'bitcoinjs-lib';
 import * as ecc from 'tiny-secp256k1';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { startServer, type RunningServer, type StartServerOptions } from '../src/index.js';
+import type { Database } from '../src/store/database.js';
+import { openStore, type Store } from '../src/store/open-store.js';
 
 export const btc = '0x0000000000000000000000000000000000000000';
 export const wbtcBob = '0x03C7054BCB39f7b2e5B2c7AcB37583e32D70Cfa3';
@@ -66,6 +68,32 @@ export function testServerPerSuite(options: StartServerOptions = {}) {
   };
   return { server, api: client(() => server().url) };
 }
+
+/**
+ * One in-memory store for the test servers of the file or describe block that calls this (passed
+ * as `database`), opened before its tests and closed after: an embedded start costs about 2 s of
+ * CPU, and servers whose tests read nothing another's writes change need no store of their own.
+ */
+export function sharedStorePerSuite(): () => Database {
+  let opened: Store | undefined;
+  beforeAll(async () => {
+    opened = await openStore({});
+  });
+  afterAll(() => opened?.close());
+  return () => {
+    if (!opened) throw new Error('the shared store opens in beforeAll');
+    return ownView(opened.db);
+  };
+}
+
+/** A running test server's database, for another test server to share while the first runs (the other's close leaves it open). */
+export const databaseOf = (server: RunningServer): Database => ownView(server.services.db);
+
+/**
+ * Each server gets a database object of its own over the one engine: a test that wraps its server's
+ * queries (to count them) leaves the other servers' alone.
+ */
+const ownView = (db: Database): Database => ({ ...db });
 
 export interface Answer<T = any> {
   status: number;

@@ -96,6 +96,8 @@ describe('a payout that takes its time', () => {
     chains.holding.add(hung);
     expect((await api.post(`/sandbox/orders/${hung}/source-sent`, {})).status).toBe(200);
     while (!chains.held.has(hung)) await new Promise((resolve) => setTimeout(resolve, 10));
+    // Closing waits this long for the hung payout, then abandons it; the default 5 s would only slow the test.
+    server.services.lifecycle.stopWaitMs = 100;
     await server.close();
   });
 });

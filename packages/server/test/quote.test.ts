@@ -6,6 +6,7 @@ import {
   affiliate,
   btc,
   client,
+  databaseOf,
   evmUser,
   offrampParams,
   onrampParams,
@@ -19,7 +20,9 @@ import {
   wethBase,
 } from './helpers.js';
 
-const { api } = testServerPerSuite();
+// The servers of other configurations in the tests below share this one's store: they only quote,
+// which reads what no test here writes.
+const { api, server } = testServerPerSuite();
 
 const expectError = async (params: Record<string, string>, code: string, details?: unknown) => {
   const answer = await api.quote(params);
@@ -72,7 +75,10 @@ describe('onramp fees', () => {
 
   it('refuses amounts that cannot pay the fees or leave too little (routes without a minimum input)', async () => {
     const sandbox = JSON.parse(readFileSync(sandboxConfigFile, 'utf8')) as GatewayConfig;
-    const lenient = await testServer({ config: { routes: sandbox.routes.map((route) => ({ ...route, minAmount: '1' })) } });
+    const lenient = await testServer({
+      database: databaseOf(server()),
+      config: { routes: sandbox.routes.map((route) => ({ ...route, minAmount: '1' })) },
+    });
     try {
       const lenientApi = client(lenient.url);
       const expectCode = async (params: Record<string, string>, code: string, details: unknown) => {
@@ -217,7 +223,10 @@ describe('every parameter is checked for its chain', () => {
   });
 
   it("answers a fault of the request before a price the feed lacks, which is the server's fault", async () => {
-    const withoutPrices = await testServer({ adapters: { prices: { usdPrice: () => undefined, revision: () => 0 } } });
+    const withoutPrices = await testServer({
+      database: databaseOf(server()),
+      adapters: { prices: { usdPrice: () => undefined, revision: () => 0 } },
+    });
     try {
       const api = client(withoutPrices.url);
       const badRecipient = await api.quote(onrampParams({ recipient: '0x71C7656EC7ab88b098defB751B7401B5f6d8976f' }));

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/index.js';
-import { type Answer, client, testServer } from './helpers.js';
+import { type Answer, client, sharedStorePerSuite, testServer } from './helpers.js';
 import { findRedis, startRedis, type RedisServer } from './redis-server.js';
 
 const binary = findRedis();
@@ -17,6 +17,10 @@ if ('missing' in binary) {
 }
 
 const rateLimits = { windowSeconds: 60, anonymous: 6, apiKey: 100 };
+
+// One store for every instance of the file, as a deployment's instances share one database: the
+// limits are counted in Redis or in each process, never in the store.
+const store = sharedStorePerSuite();
 
 /** Nine get-routes requests, one after another, spread over the three instances; the statuses in order. */
 async function nineRequests(instances: RunningServer[]): Promise<number[]> {
@@ -34,7 +38,7 @@ describe.skipIf('missing' in binary)('rate limits across three instances', () =>
   const start = async (redisUrl?: string) => {
     const instances: RunningServer[] = [];
     for (let index = 0; index < 3; index++)
-      instances.push(await testServer({ config: { rateLimits: { ...rateLimits, ...(redisUrl ? { redisUrl } : {}) } } }));
+      instances.push(await testServer({ database: store(), config: { rateLimits: { ...rateLimits, ...(redisUrl ? { redisUrl } : {}) } } }));
     started.push(...instances);
     return instances;
   };
@@ -56,9 +60,9 @@ describe.skipIf('missing' in binary)('rate limits across three instances', () =>
   });
 
   it('refuses to start when the configured Redis is unreachable', async () => {
-    await expect(testServer({ config: { rateLimits: { ...rateLimits, redisUrl: `${redis.url}.missing` } } })).rejects.toThrow(
-      /rate-limit store .* is unreachable/,
-    );
+    await expect(
+      testServer({ database: store(), config: { rateLimits: { ...rateLimits, redisUrl: `${redis.url}.missing` } } }),
+    ).rejects.toThrow(/rate-limit store .* is unreachable/);
   });
 });
 
@@ -75,7 +79,10 @@ describe.skipIf('missing' in binary)('two instances while Redis stops and comes 
     // One after another, as above.
     for (let index = 0; index < 2; index++)
       instances.push(
-        await testServer({ config: { rateLimits: { windowSeconds: 60, anonymous: 1_000_000, apiKey: 2_000_000, redisUrl: redis.url } } }),
+        await testServer({
+          database: store(),
+          config: { rateLimits: { windowSeconds: 60, anonymous: 1_000_000, apiKey: 2_000_000, redisUrl: redis.url } },
+        }),
       );
   });
   afterAll(async () => {

@@ -50,9 +50,6 @@ const concurrentVisits = 32;
 /** When a look at an order failed (the database, a chain call), how soon it is looked at again. */
 const retryMs = 1000;
 
-/** How long closing waits for the looks under way before it abandons them. */
-const stopWaitMs = 5000;
-
 /** How long `catchUp` waits for another instance's effect under way before it looks again, and how often at most. */
 const catchUpPauseMs = 100;
 const catchUpRounds = 50;
@@ -83,6 +80,8 @@ export class Lifecycle {
   private underWayElsewhere = false;
   /** This instance, as the claimant of the effects it performs. */
   private readonly claimant = randomUUID();
+  /** How long closing waits for the looks under way before it abandons them (a test of that waits less). */
+  stopWaitMs = 5000;
 
   constructor(
     /** The database of the calls requests make (source-sent, a forced outcome); passes use its background. */
@@ -115,7 +114,7 @@ export class Lifecycle {
     clearInterval(this.timer);
     await this.running;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.settled(), new Promise((resolve) => (timer = setTimeout(resolve, stopWaitMs)))]);
+    await Promise.race([this.settled(), new Promise((resolve) => (timer = setTimeout(resolve, this.stopWaitMs)))]);
     clearTimeout(timer);
     clearInterval(this.heartbeat);
   }
