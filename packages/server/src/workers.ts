@@ -1,6 +1,6 @@
 /**
- * `--workers N`: N server processes sharing one port (node:cluster; the primary hands connections
- * to the workers in turn). Each worker is a whole gateway on the same PostgreSQL database: orders,
+ * `--workers N`: N server processes sharing one port (node:cluster; each worker accepts its own
+ * connections from the shared socket). Each worker is a whole gateway on the same PostgreSQL database: orders,
  * reservations and lifecycle claims are exact across them (the database arbitrates), and rate
  * limits are shared when Redis is configured. The primary only starts, replaces and stops workers.
  */
@@ -23,6 +23,10 @@ export function checkWorkers(count: number, config: GatewayConfig): string[] {
 export function superviseWorkers(count: number, log: (message: string) => void): void {
   let stopping = false;
   const listened = new Set<number>();
+  // Not round robin, where the primary accepts and hands each connection on: a connection handed to
+  // a worker as it was killed stayed open in the primary, unserved, for ever (a test's request hung
+  // 120 s; nodejs/node-v0.x-archive#7928). Accepted by the worker itself, it closes with it.
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   for (let i = 0; i < count; i++) cluster.fork();
   cluster.on('listening', (worker) => listened.add(worker.id));
   cluster.on('exit', (worker, code, signal) => {
