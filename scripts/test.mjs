@@ -120,36 +120,36 @@ async function runTasks(tasks) {
   };
   const runStarted = Date.now();
   const waiting = new Set(tasks.keys());
-  // The task with the longest chain of every task left takes a slot more: a short task that took the
-  // last slot while that chain's build was still running would hold the whole run back (the docs
-  // tests once started 40 s late behind the mock's).
-  const heads = (task) => [...waiting].every((id) => chain(tasks.get(id)) <= chain(task));
+  // The task with the longest chain of every task left or running takes a slot more: a short task
+  // that took the last slot while that chain's build was still running would hold the whole run back
+  // (the docs tests once started 40 s late behind the mock's).
+  const running = new Set();
+  const heads = (task) => [...waiting, ...running].every((id) => chain(tasks.get(id)) <= chain(task));
   const done = new Set();
   const took = [];
   const failed = [];
-  let running = 0;
   return new Promise((resolve) => {
     const next = () => {
       for (;;) {
         const ready = [...waiting].map((id) => tasks.get(id)).filter((task) => task.dependencies.every((id) => done.has(id)));
         const task = ready.find((candidate) => !candidate.runs) ?? ready.sort((a, b) => chain(b) - chain(a))[0];
-        if (!task || failed.length > 0 || (task.runs && running >= slots && !(running === slots && heads(task)))) break;
+        if (!task || failed.length > 0 || (task.runs && running.size >= slots && !(running.size === slots && heads(task)))) break;
         waiting.delete(task.id);
         if (!task.runs) {
           done.add(task.id);
           continue;
         }
-        running++;
+        running.add(task.id);
         const started = Date.now();
         runTask(task).then((status) => {
-          running--;
+          running.delete(task.id);
           took.push({ id: task.id, ms: Date.now() - started, from: started - runStarted });
           if (status === 0) done.add(task.id);
           else failed.push(task.id);
           next();
         });
       }
-      if (running === 0) resolve({ took, failed });
+      if (running.size === 0) resolve({ took, failed });
     };
     next();
   });
