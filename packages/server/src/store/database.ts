@@ -114,6 +114,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return options.databaseUrl ? openPostgres(options.databaseUrl, options.log ?? (() => undefined)) : openEmbedded(options.dataDir);
 }
 
+/** Connections of a process to PostgreSQL: for requests, and for the lifecycle (Database.background). */
+const requestConnections = 10;
+const backgroundConnections = 4;
+
 /** How long a new connection to PostgreSQL may take before the request that needed it gets a 503. */
 const connectTimeoutMs = 5000;
 /** Start-up's waits between two tries while the server is unreachable: growing to the last, then kept. */
@@ -204,10 +208,17 @@ class EmbeddedTurns {
 async function openPostgres(databaseUrl: string, log: NonNullable<DatabaseOptions['log']>): Promise<Database> {
   // Idle connections stay open (pg-pool closes them after 10 s by default): opening one again starts
   // a PostgreSQL backend and prepares the statements again (bench/README.md, "Measurements behind the code").
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, idleTimeoutMillis: 0, connectionTimeoutMillis: connectTimeoutMs });
-  // An idle connection the server terminates (a restart, a failover) is dropped from the pool, which
-  // opens another when one is needed; unhandled, the event would end the process.
-  pool.on('error', (error) => log('a database connection was lost while idle; the next query opens another', error));
+  const newPool = (max: number) => {
+    const opened = new pg.Pool({ connectionString: databaseUrl, max, idleTimeoutMillis: 0, connectionTimeoutMillis: connectTimeoutMs });
+    // An idle connection the server terminates (a restart, a failover) is dropped from the pool, which
+    // opens another when one is needed; unhandled, the event would end the process.
+    opened.on('error', (error) => log('a database connection was lost while idle; the next query opens another', error));
+    return opened;
+  };
+  const pool = newPool(requestConnections);
+  // The lifecycle's own connections: its looks (up to 32 at once) held every connection of the pool
+  // while requests waited for one (bench/README.md, "Measurements behind the code").
+  const backgroundPool = newPool(backgroundConnections);
   // Start once the server answers: an unreachable one (still starting, restarting) is waited for, so
   // that a worker started during an outage serves when it ends; any other failure (a wrong password,
   // no such database) is the configuration's and stops the start.
@@ -236,11 +247,40 @@ async function openPostgres(databaseUrl: string, log: NonNullable<DatabaseOption
   /** Each listening connection's own close, which `lost` does not follow. */
   const listeners = new Set<() => Promise<void>>();
   let closed = false;
-  const database: Database = {
-    engine: 'postgres',
+  /** Statements and transactions on one of the pools. */
+  const statementsOn = (pool: pg.Pool): Pick<Database, 'query' | 'ping' | 'transaction'> => ({
     query: <Row>(sql: string, params?: unknown[]) =>
       translating(async () => (await pool.query({ name: named(sql), text: sql, values: params })).rows as Row[]),
     ping: () => translating(async () => void (await pool.query('SELECT 1'))),
+    async transaction(work) {
+      const client = await translating(() => pool.connect());
+      let broken: Error | undefined;
+      // A connection terminated between two statements of the transaction (while `work` computes) is
+      // an 'error' event on the checked-out client, which the pool listens for only while it is idle:
+      // noted here, the next statement fails with it.
+      const cut = (error: Error) => (broken = error);
+      client.on('error', cut);
+      try {
+        await client.query('BEGIN');
+        const result = await work({
+          query: async <Row>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as Row[],
+        });
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        // A connection that failed is not given back to the pool, which would hand it to the next request.
+        if (isUnavailable(error)) broken = error as Error;
+        else await client.query('ROLLBACK').catch(() => undefined);
+        throw translated(error);
+      } finally {
+        client.off('error', cut);
+        client.release(broken);
+      }
+    },
+  });
+  const database: Database = {
+    engine: 'postgres',
+    ...statementsOn(pool),
     async listen(channel, events) {
       if (closed) throw new Error('the database is closed');
       // Named, so that an operator finds it in pg_stat_activity. A connection cut without a reset
@@ -285,40 +325,23 @@ async function openPostgres(databaseUrl: string, log: NonNullable<DatabaseOption
         close: end,
       };
     },
-    async transaction(work) {
-      const client = await translating(() => pool.connect());
-      let broken: Error | undefined;
-      // A connection terminated between two statements of the transaction (while `work` computes) is
-      // an 'error' event on the checked-out client, which the pool listens for only while it is idle:
-      // noted here, the next statement fails with it.
-      const cut = (error: Error) => (broken = error);
-      client.on('error', cut);
-      try {
-        await client.query('BEGIN');
-        const result = await work({
-          query: async <Row>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as Row[],
-        });
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        // A connection that failed is not given back to the pool, which would hand it to the next request.
-        if (isUnavailable(error)) broken = error as Error;
-        else await client.query('ROLLBACK').catch(() => undefined);
-        throw translated(error);
-      } finally {
-        client.off('error', cut);
-        client.release(broken);
-      }
-    },
-    // The pool's connections serve every caller alike: the background is this database.
     get background() {
-      return database;
+      return background;
     },
     async close() {
       closed = true;
       await Promise.all([...listeners].map((end) => end().catch(() => undefined)));
-      await pool.end();
+      await Promise.all([pool.end(), backgroundPool.end()]);
     },
+  };
+  const background: Database = {
+    engine: 'postgres',
+    ...statementsOn(backgroundPool),
+    listen: database.listen,
+    get background() {
+      return background;
+    },
+    close: () => database.close(),
   };
   return database;
 }
