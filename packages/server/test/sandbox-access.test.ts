@@ -12,15 +12,31 @@ import { client, testServerPerSuite } from './helpers.js';
 const outsider = '203.0.113.7';
 
 /** A logger stream the tests read: one JSON object a line (pino's). */
-function recordedLog() {
-  const lines: Array<{ level: number; msg: string }> = [];
-  return { lines, logger: { level: 'warn', stream: { write: (line: string) => void lines.push(JSON.parse(line)) } } };
+function recordedLog(level = 'warn') {
+  const lines: Array<{ level: number; msg: string } & Record<string, unknown>> = [];
+  return { lines, logger: { level, stream: { write: (line: string) => void lines.push(JSON.parse(line)) } } };
 }
 const sandboxWarnings = (lines: Array<{ msg: string }>) => lines.filter((line) => /sandbox controls are on/.test(line.msg));
 
 describe('sandbox controls without an operator key, on 127.0.0.1', () => {
-  const log = recordedLog();
+  const log = recordedLog('info');
   const { server, api } = testServerPerSuite({ logger: log.logger });
+
+  it('logs each answered request in one line', async () => {
+    const url = `/v4/get-order/${randomBytes(4).toString('hex')}`;
+    expect((await api.get(url)).status).toBe(404);
+    const lines = log.lines.filter((line) => typeof line.url === 'string' && line.url === url);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 30,
+        msg: 'request completed',
+        method: 'GET',
+        statusCode: 404,
+        remoteAddress: '127.0.0.1',
+        responseTimeMs: expect.any(Number),
+      }),
+    ]);
+  });
 
   it('answer a caller on this machine, and say nothing at start-up', async () => {
     expect((await api.get('/sandbox/liquidity')).status).toBe(200);
