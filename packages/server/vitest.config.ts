@@ -9,7 +9,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     fileParallelism: false,
     // One process for every file: its in-memory stores start from the first one's empty files
-    // (src/store/database.ts), and modules are imported once (the figures: README, "Tests and bench").
+    // (src/store/database.ts), and modules are imported once (the figures: bench/README.md, "Test stores").
     isolate: false,
   },
 });

@@ -126,7 +126,7 @@ const startWaitsMs = [250, 500, 1000, 2000, 5000];
 /**
  * An empty database's files, made by the first in-memory database of the process, from which the
  * next ones start: PGlite's initdb is most of a start, and the tests start dozens of in-memory
- * gateways in one process (the figure: packages/server/README.md, "Tests and bench").
+ * gateways in one process (the figure: bench/README.md, "Test stores").
  */
 let emptyDataDir: Promise<Blob> | undefined;
 
