@@ -3,18 +3,22 @@
  * need a store of their own on disk copy (`freshDataDir`, helpers.ts) rather than start from nothing.
  * A new directory costs PGlite's initdb, about 9 s of CPU; a copy of this one opens in about 1 s.
  * The in-memory stores need none of it: they start from a copy of the first one's files
- * (src/store/database.ts).
+ * (src/store/database.ts). Likewise, where PostgreSQL is installed, one initdb that every
+ * PostgreSQL cluster of the tests copies (test-support/postgres.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { findPostgres, initializePostgresData } from '@swap-gateway/test-support/postgres';
 import { openStore } from '../src/store/open-store.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** The migrated, empty data directory the tests copy. */
     storeTemplate: string;
+    /** The initialized PostgreSQL data directory the clusters copy; undefined without PostgreSQL. */
+    postgresData: string | undefined;
   }
 }
 
@@ -24,5 +28,11 @@ export default async function setup(project: TestProject) {
   const store = await openStore({ dataDir: template });
   await store.close();
   project.provide('storeTemplate', template);
-  return () => rmSync(root, { recursive: true, force: true });
+  const binaries = findPostgres();
+  const postgresData = 'missing' in binaries ? undefined : initializePostgresData(binaries);
+  project.provide('postgresData', postgresData?.data);
+  return () => {
+    rmSync(root, { recursive: true, force: true });
+    postgresData?.remove();
+  };
 }

@@ -81,8 +81,8 @@ describe('restart', () => {
 
   it('keeps an order acknowledged with 201 when the server is killed with SIGKILL', async () => {
     const dataDir = tempDir();
-    // node itself runs the server (tsx as a loader for the fixture), so the pid killed is the server's.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/child-server.ts', dataDir], {
+    // node itself runs the server, so the pid killed is the server's.
+    const child = spawn(process.execPath, ['test/fixtures/child-server.mjs', dataDir], {
       cwd: join(import.meta.dirname, '..'),
       stdio: ['ignore', 'pipe', 'inherit'],
     });

@@ -4,7 +4,7 @@
  * one query for the reads arriving together, a view kept current by notifications, and what
  * happens when the listening connection is lost.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RunningServer } from '../src/index.js';
 import { openDatabase, type Database, type ListeningConnection } from '../src/store/database.js';
 import { issueApiKey } from '../src/keys/keys.js';
@@ -23,7 +23,7 @@ if ('missing' in binaries) {
 describe.skipIf('missing' in binaries)('store on PostgreSQL', () => {
   let cluster: PostgresCluster;
   beforeAll(async () => {
-    cluster = await startPostgres(binaries as Exclude<typeof binaries, { missing: string }>);
+    cluster = await startPostgres(binaries as Exclude<typeof binaries, { missing: string }>, inject('postgresData'));
   });
   afterAll(() => cluster?.stop());
 
