@@ -5,8 +5,7 @@
  * `--workers N` runs N processes on one port (PostgreSQL only). SIGINT/SIGTERM close it gracefully.
  */
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config/config.js';
-import { startServer } from './server.js';
+import { ConfigError, type ConfigOverrides, loadConfig } from './config/config.js';
 import { checkWorkers, isWorkerProcess, superviseWorkers } from './workers.js';
 
 const usage = 'usage: gateway-server [--config FILE] [--host HOST] [--port N] [--data-dir DIR] [--workers N]';
@@ -33,11 +32,16 @@ function readOptions() {
   }
 }
 
-const options = {
-  configFile: values.config,
-  host: values.host,
-  port: values.port === undefined ? undefined : Number(values.port),
-  dataDir: values['data-dir'],
+const overrides: ConfigOverrides = {
+  ...(values.host !== undefined || values.port !== undefined
+    ? {
+        server: {
+          ...(values.host !== undefined ? { host: values.host } : {}),
+          ...(values.port !== undefined ? { port: Number(values.port) } : {}),
+        },
+      }
+    : {}),
+  ...(values['data-dir'] !== undefined ? { storage: { dataDir: values['data-dir'] } } : {}),
 };
 const workers = Number(values.workers ?? 1);
 if (!Number.isInteger(workers) || workers < 1) {
@@ -51,17 +55,15 @@ function refuse(error: unknown): never {
   process.exit(2);
 }
 
+// The configuration is checked before the server's modules load: a mistake is said at once, and the
+// primary of `--workers`, which only supervises, never loads them.
+let warnings: string[];
+try {
+  warnings = checkWorkers(workers, loadConfig({ configFile: values.config, overrides }));
+} catch (error) {
+  refuse(error);
+}
 if (workers > 1 && !isWorkerProcess()) {
-  let warnings: string[];
-  try {
-    const config = loadConfig({
-      configFile: options.configFile,
-      overrides: options.dataDir === undefined ? {} : { storage: { dataDir: options.dataDir } },
-    });
-    warnings = checkWorkers(workers, config);
-  } catch (error) {
-    refuse(error);
-  }
   for (const warning of warnings) console.warn(`[gateway] ${warning}`);
   superviseWorkers(workers, (message) => console.log(`[gateway] ${message}`));
 } else {
@@ -69,7 +71,12 @@ if (workers > 1 && !isWorkerProcess()) {
 }
 
 async function serve(): Promise<void> {
-  const server = await startServer({ ...options, logger: { level: process.env.LOG_LEVEL ?? 'info' } }).catch(refuse);
+  const { startServer } = await import('./server.js');
+  const server = await startServer({
+    configFile: values.config,
+    config: overrides,
+    logger: { level: process.env.LOG_LEVEL ?? 'info' },
+  }).catch(refuse);
   server.app.log.info(`swap gateway listening on ${server.url} (storage: ${server.services.db.engine}; health: ${server.url}/health)`);
 
   let stopping = false;
