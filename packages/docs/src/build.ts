@@ -9,6 +9,7 @@
  *   dist/openapi/              the bundles, for download
  *   dist/assets/               styles, search script and its prebuilt index
  *   dist/llms.txt, llms-full.md  for coding assistants: the site's map, and guides + reference in one file
+ *   dist/.../*.br, *.gz        every text file compressed beside it, for a static host to send as it is
  *
  * Guides may hold two directives, replaced before rendering:
  * `<!-- generated:NAME[:ARG] -->` (a section read from the document) and
@@ -36,6 +37,7 @@ import { buildReference, referencePages } from './reference.js';
 import { samplesAt } from './samples.js';
 import { defaultOutput, packageRoot, siteUrl } from './paths.js';
 import { consoleEntries, errorCodeEntries, guideEntries, operationEntries, searchIndexScript, type SearchEntry } from './search.js';
+import { precompressSite } from './serve.js';
 import { guidePage, logoSvg, markdownPages } from './site.js';
 
 const guidesDirectory = join(packageRoot, 'guides');
@@ -263,6 +265,7 @@ export async function buildSite(outputDirectory = defaultOutput): Promise<{ page
   // What a static host answers for an address the site does not have: links from the site's root path.
   write('404.html', notFoundPage(new URL(siteUrl).pathname));
   pages.push('404.html');
+  await precompressSite(outputDirectory);
 
   for (const sentence of unlistedSentences)
     console.warn(

@@ -1,7 +1,8 @@
 /**
  * `pnpm docs:serve` serves the built site as a static host does: each file with its type (llms.txt
  * and the Markdown copies as text a browser shows), compressed for a client that accepts Brotli or
- * gzip, and the site's 404 page with status 404 for an address the site does not have.
+ * gzip, the site's 404 page with status 404 for an address the site does not have, and 304 for a
+ * file the browser has.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { request } from 'node:http';
@@ -87,6 +88,24 @@ describe('the static server of the built site (pnpm docs:serve)', () => {
     expect(head.status).toBe(200);
     expect(head.body.length).toBe(0);
     expect((await get(`${site.url}llms.txt`, {}, 'POST')).status).toBe(405);
+  });
+
+  it('answers 304, Not Modified, to a request that names the version of the file it has', async () => {
+    for (const headers of [{}, { 'accept-encoding': 'br' }] as Array<Record<string, string>>) {
+      const first = await get(`${site.url}assets/swagger-ui/swagger-ui-bundle.js`, headers);
+      expect(first.status).toBe(200);
+      expect(first.headers.etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
+      const again = await get(`${site.url}assets/swagger-ui/swagger-ui-bundle.js`, {
+        ...headers,
+        'if-none-match': String(first.headers.etag),
+      });
+      expect(again.status).toBe(304);
+      expect(again.body.length).toBe(0);
+      expect((await get(`${site.url}assets/swagger-ui/swagger-ui-bundle.js`, { ...headers, 'if-none-match': '"0-0"' })).status).toBe(200);
+    }
+    // The plain file and its Brotli copy are two versions: each its own tag.
+    const [plain, br] = await Promise.all([get(`${site.url}index.html`), get(`${site.url}index.html`, { 'accept-encoding': 'br' })]);
+    expect(plain.headers.etag).not.toBe(br.headers.etag);
   });
 
   it('reads Accept-Encoding with its weights', () => {
