@@ -2,14 +2,14 @@
  * Serves the built site from disk on the loopback interface, as a static host would: `pnpm --filter
  * @swap-gateway/docs serve [--port N]` to preview it, and the browser tests' server. Files only, no
  * directory listings; a folder answers its index.html, a path with no file the site's 404.html with
- * status 404. Every file found goes with an ETag, and a request that names it (a browser asking again for
- * what it has) is answered 304, Not Modified, while the file is the same. Every file goes with its
- * type (`llms.txt` as text, the Markdown copies as Markdown, so that a browser shows them rather than
- * downloads them) and, for a client that accepts it, compressed with Brotli or gzip (the V4 reference
- * is one HTML page of 2.7 MB). As a static host with
- * precompressed files does (nginx's gzip_static), it sends the `.br` or `.gz` file the build wrote
- * beside each text file (`precompressSite`), and compresses nothing itself: Brotli of the two references
- * and Swagger UI's script cost 1.6 s of CPU at each start of the server, three starts a test run.
+ * status 404. Every file found goes with an ETag, and a request that names it (a browser asking
+ * again for what it has) is answered 304, Not Modified, while the file is the same. Every file goes
+ * with its type (`llms.txt` as text, the Markdown copies as Markdown, so that a browser shows them
+ * rather than downloads them) and, for a client that accepts it, compressed with Brotli or gzip (the
+ * V4 reference is one HTML page of 2.7 MB). As a static host with precompressed files does (nginx's
+ * gzip_static), it sends the `.br` or `.gz` file the build wrote beside each text file
+ * (`precompressSite`), and compresses nothing itself: Brotli of the two references and Swagger UI's
+ * script cost 1.6 s of CPU at each start of the server, three starts a test run.
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';

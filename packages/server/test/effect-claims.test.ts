@@ -5,12 +5,12 @@
  * key, which the chain honours (one transfer). Two gateways on one PostgreSQL; the simulated chains
  * record their transfers by key in the store.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { findPostgres, startPostgres, type PostgresCluster } from '@swap-gateway/test-support/postgres';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { findPostgres, type PostgresCluster } from '@swap-gateway/test-support/postgres';
 import type { RunningServer } from '../src/index.js';
 import { configFile } from './fixtures/config-file.js';
 import { startWorkers } from './fixtures/workers.js';
-import { client, offrampParams, testServer } from './helpers.js';
+import { client, offrampParams, startTestPostgres, testServer } from './helpers.js';
 
 const binaries = findPostgres();
 if ('missing' in binaries) {
@@ -26,7 +26,7 @@ describe.skipIf('missing' in binaries)('payout claims across instances', () => {
   let cluster: PostgresCluster;
   const servers: RunningServer[] = [];
   beforeAll(async () => {
-    cluster = await startPostgres(binaries as Exclude<typeof binaries, { missing: string }>, inject('postgresData'));
+    cluster = await startTestPostgres(binaries);
   });
   /** Each test's gateways are closed after it: a running one would take part in the next test's claims. */
   afterEach(async () => {

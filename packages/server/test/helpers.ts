@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { BIP32Factory } from 'bip32';
 import * as bitcoin from 'bitcoinjs-lib';
 import * as ecc from 'tiny-secp256k1';
+import { startPostgres, type PostgresBinaries } from '@swap-gateway/test-support/postgres';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { startServer, type RunningServer, type StartServerOptions } from '../src/index.js';
 import type { Database } from '../src/store/database.js';
@@ -200,4 +201,10 @@ export function rawPayment(outputs: Array<{ address?: string; opReturn?: string;
     transaction.addOutput(script, output.value);
   }
   return transaction.toHex();
+}
+
+/** A throwaway PostgreSQL cluster, started from a copy of the run's one initdb (global-setup.ts). */
+export function startTestPostgres(binaries: PostgresBinaries | { missing: string }) {
+  if ('missing' in binaries) throw new Error(binaries.missing);
+  return startPostgres(binaries, inject('postgresData'));
 }

@@ -6,12 +6,12 @@
  * worker started while the database is down waits for it rather than stopping the group. Every order
  * answered with 201 is read back at the end.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { findPostgres, startPostgres, type PostgresCluster } from '@swap-gateway/test-support/postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findPostgres, type PostgresCluster } from '@swap-gateway/test-support/postgres';
 import { configFile } from './fixtures/config-file.js';
 import { startWorkers, type WorkerGroup } from './fixtures/workers.js';
 import type { RunningServer } from '../src/index.js';
-import { client, onrampParams, testServer } from './helpers.js';
+import { client, onrampParams, startTestPostgres, testServer } from './helpers.js';
 
 const binaries = findPostgres();
 if ('missing' in binaries) {
@@ -88,7 +88,7 @@ describe.skipIf('missing' in binaries)('--workers 2 on PostgreSQL, through fault
     }
   };
   beforeAll(async () => {
-    cluster = await startPostgres(binaries as Exclude<typeof binaries, { missing: string }>, inject('postgresData'));
+    cluster = await startTestPostgres(binaries);
     // The load comes from one address, its orders left unpaid: the anonymous rate limit and unpaid-order
     // cap would refuse it long before the faults.
     const config = configFile({

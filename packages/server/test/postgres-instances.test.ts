@@ -6,14 +6,14 @@
  * answers with what another acknowledged before.
  */
 import bs58check from 'bs58check';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimulatedBitcoin } from '../src/chains/bitcoin.js';
 import { SimulatedChains } from '../src/chains/settlement.js';
 import type { ChainKind } from '../src/config/config.js';
 import { loadConfig, type RunningServer } from '../src/index.js';
 import type { SettlementOrder, TransferRequest } from '../src/chains/settlement.js';
-import { client, offrampParams, onrampParams, testServer, tronOfframpParams, wbtcBob } from './helpers.js';
-import { findPostgres, startPostgres, type PostgresCluster } from '@swap-gateway/test-support/postgres';
+import { client, offrampParams, onrampParams, startTestPostgres, testServer, tronOfframpParams, wbtcBob } from './helpers.js';
+import { findPostgres, type PostgresCluster } from '@swap-gateway/test-support/postgres';
 import { signedPayment, wallet } from './wallets.js';
 
 const binaries = findPostgres();
@@ -53,7 +53,7 @@ describe.skipIf('missing' in binaries)('three instances on one PostgreSQL', () =
   const liquidity = sandbox.liquidity.map((entry) => (entry.token === wbtcBob ? { ...entry, amount: '3000000' } : entry));
 
   beforeAll(async () => {
-    cluster = await startPostgres(binaries as Exclude<typeof binaries, { missing: string }>, inject('postgresData'));
+    cluster = await startTestPostgres(binaries);
     // Started one after another, so that the migrations and the generated signing secret are not what is tested here.
     instances = [];
     for (let i = 0; i < 3; i++)
@@ -173,7 +173,7 @@ describe.skipIf('missing' in binaries)('one sandbox across two instances on one 
   let apis: Array<ReturnType<typeof client>>;
 
   beforeAll(async () => {
-    cluster = await startPostgres(binaries as Exclude<typeof binaries, { missing: string }>, inject('postgresData'));
+    cluster = await startTestPostgres(binaries);
     instances = [];
     // Each with the simulated chains of its own, as separate processes have them.
     for (let i = 0; i < 2; i++) instances.push(await testServer({ databaseUrl: cluster.url, dataDir: undefined }));
@@ -245,7 +245,7 @@ describe.skipIf('missing' in binaries)('the sandbox clock with every instance ru
   }
 
   beforeAll(async () => {
-    cluster = await startPostgres(binaries as Exclude<typeof binaries, { missing: string }>, inject('postgresData'));
+    cluster = await startTestPostgres(binaries);
     instances = [];
     for (let i = 0; i < 2; i++)
       instances.push(

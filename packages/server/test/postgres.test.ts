@@ -4,14 +4,14 @@
  * one query for the reads arriving together, a view kept current by notifications, and what
  * happens when the listening connection is lost.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/index.js';
 import { openDatabase, type Database, type ListeningConnection } from '../src/store/database.js';
 import { issueApiKey } from '../src/keys/keys.js';
 import { orderReads } from '../src/orders/reads.js';
 import { migrate } from '../src/store/migrations.js';
-import { client, onrampParams, testServer, wbtcBob } from './helpers.js';
-import { findPostgres, startPostgres, type PostgresCluster } from '@swap-gateway/test-support/postgres';
+import { client, onrampParams, startTestPostgres, testServer, wbtcBob } from './helpers.js';
+import { findPostgres, type PostgresCluster } from '@swap-gateway/test-support/postgres';
 
 const binaries = findPostgres();
 if ('missing' in binaries) {
@@ -23,7 +23,7 @@ if ('missing' in binaries) {
 describe.skipIf('missing' in binaries)('store on PostgreSQL', () => {
   let cluster: PostgresCluster;
   beforeAll(async () => {
-    cluster = await startPostgres(binaries as Exclude<typeof binaries, { missing: string }>, inject('postgresData'));
+    cluster = await startTestPostgres(binaries);
   });
   afterAll(() => cluster?.stop());
 

@@ -1,7 +1,8 @@
 /**
  * A throwaway PostgreSQL cluster for tests: initdb in a temporary directory, or a copy of an
- * initialized data directory (`initializePostgresData`), pg_ctl on a free loopback port, removed afterwards. Used by the server's tests and benches and by the contract
- * suite's staging-like deployment.
+ * initialized data directory (`initializePostgresData`), pg_ctl on a free loopback port, removed
+ * afterwards. Used by the server's tests and benches and by the contract suite's staging-like
+ * deployment.
  * PostgreSQL refuses to run as root, so as root the cluster runs as the `postgres` user (runuser).
  * Without PostgreSQL binaries, `findPostgres()` says why.
  */
