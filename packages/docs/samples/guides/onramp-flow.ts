@@ -1,4 +1,6 @@
-import { execSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { text } from 'node:stream/consumers';
 import { createGatewayClient, registeredTxid, routeOf, stateOf } from '@swap-gateway/client';
 
 const gateway = createGatewayClient({
@@ -26,8 +28,14 @@ if (order.route !== 'onramp' || !order.value.psbt_hex) throw new Error('expected
 const orderId = order.value.order_id;
 
 // 3. The user's wallet signs and finalizes the PSBT. Here a command of your wallet
-//    (SIGN_PSBT_COMMAND) reads the PSBT in hex and prints the signed raw transaction.
-const signedTxHex = execSync(process.env.SIGN_PSBT_COMMAND!, { input: order.value.psbt_hex }).toString().trim();
+//    (SIGN_PSBT_COMMAND) reads the PSBT in hex and prints the signed raw transaction. Wait for it
+//    without blocking: a wallet waits for its user, and meanwhile the gateway closes the idle
+//    connection, which fetch must see closed rather than send the next request on it.
+const wallet = spawn(process.env.SIGN_PSBT_COMMAND!, { shell: true, stdio: ['pipe', 'pipe', 'inherit'] });
+wallet.stdin.end(order.value.psbt_hex);
+const [signed, [exitCode]] = await Promise.all([text(wallet.stdout), once(wallet, 'close')]);
+if (exitCode !== 0) throw new Error(`the wallet command exited with status ${exitCode}`);
+const signedTxHex = signed.trim();
 
 // 4. Register the raw transaction: the service checks it against the order and broadcasts it.
 const txid = registeredTxid(await gateway.registerTx({ onramp: { order_id: orderId, bitcoin_tx_hex: signedTxHex } }));
