@@ -130,12 +130,18 @@ const startWaitsMs = [250, 500, 1000, 2000, 5000];
  */
 let emptyDataDir: Promise<Blob> | undefined;
 
+/**
+ * The buffer pool of an in-memory database: its files are in memory already, and a start prepares
+ * the whole pool. 16 MB rather than postgresql.conf's 128 MB took a start from 1.6 to 1.0 s of CPU.
+ */
+const inMemoryStartParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
 async function openEmbedded(dataDir: string | undefined): Promise<Database> {
   let db: PGlite;
   if (dataDir) db = await PGlite.create(dataDir);
-  else if (emptyDataDir) db = await PGlite.create({ loadDataDir: await emptyDataDir });
+  else if (emptyDataDir) db = await PGlite.create({ loadDataDir: await emptyDataDir, startParams: inMemoryStartParams });
   else {
-    db = await PGlite.create();
+    db = await PGlite.create({ startParams: inMemoryStartParams });
     emptyDataDir = db.dumpDataDir('none');
     await emptyDataDir;
   }
