@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the system packages that the tests use and that npm cannot bring:
-# Debian's Chromium (the docs' browser test), PostgreSQL (the server's store
+# Debian's Chromium headless shell (the client's and the docs' browser tests), PostgreSQL (the server's store
 # tests on a real database), redis-server (rate limits shared by several server
 # instances), wrk (the load generator of `pnpm bench:server`), curl and python3
 # (the docs run their curl and Python samples). Skips what is already there; without apt-get or
@@ -8,7 +8,7 @@
 set -euo pipefail
 
 missing=()
-command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v chromium-headless-shell >/dev/null 2>&1 || missing+=(chromium-headless-shell)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 command -v pg_ctlcluster >/dev/null 2>&1 || [ -x /usr/lib/postgresql/*/bin/postgres ] 2>/dev/null || missing+=(postgresql)

@@ -1,13 +1,15 @@
 /**
- * The browser of the browser tests (the client's, the docs'): Debian's Chromium driven by
- * playwright-core, never a downloaded browser, that sends every request leaving the loopback host to a
+ * The browser of the browser tests (the client's, the docs'): Debian's Chromium in its headless shell
+ * (package chromium-headless-shell: the same Blink and V8 without the browser's window and UI, what
+ * Playwright itself runs headless tests in) driven by playwright-core, never a downloaded browser, that sends every request leaving the loopback host to a
  * proxy that is not there, so that none leaves; and a guard that records those requests.
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const missingChromium = `no Chromium at ${chromiumPath} (scripts/system-deps.sh installs Debian's chromium; or set CHROMIUM_PATH)`;
+// The shell, not /usr/bin/chromium: the docs' site test took 90 core-seconds with it against 129.
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
+const missingChromium = `no Chromium at ${chromiumPath} (scripts/system-deps.sh installs Debian's chromium-headless-shell; or set CHROMIUM_PATH)`;
 
 /**
  * Whether `suite` skips for want of Chromium, saying so. In CI the set-up installs Chromium, so
