@@ -1,6 +1,6 @@
 /** Nothing acknowledged is lost: a clean restart and a kill -9 keep quotes, orders, reservations and cursors. */
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { client, freshDataDir, onrampParams, testServer, tokenSwapParams, wbtcBob } from './helpers.js';
@@ -13,6 +13,19 @@ const tempDir = () => {
 };
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the empty store of the build', () => {
+  it('is written for the PGlite version installed, so that no process runs initdb', () => {
+    // src/store/empty-store.ts names the file by the version package.json pins and falls back to
+    // initdb (seconds of CPU a process) when there is none: a range there, or a build that stopped
+    // writing it, would make every start slow without failing anything else.
+    const manifest = (path: string) => JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8'));
+    const installed = manifest('../node_modules/@electric-sql/pglite/package.json').version;
+    const pinned = manifest('../package.json').dependencies['@electric-sql/pglite'];
+    expect(pinned).toBe(installed);
+    expect(existsSync(new URL(`../dist/empty-store-pglite-${installed}.tar.gz`, import.meta.url))).toBe(true);
+  });
 });
 
 describe('graceful shutdown', () => {

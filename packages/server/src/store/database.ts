@@ -6,6 +6,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { DependencyUnavailable } from '../errors.js';
+import { createEmbedded } from './empty-store.js';
 
 export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
@@ -124,43 +125,13 @@ const connectTimeoutMs = 5000;
 const startWaitsMs = [250, 500, 1000, 2000, 5000];
 
 /**
- * An empty database's files, made by the first in-memory database of the process, from which the
- * next ones start: PGlite's initdb is most of a start, and the tests start dozens of in-memory
- * gateways in one process (the figure: bench/README.md, "Test stores").
- */
-let emptyDataDir: Promise<HeldBlob> | undefined;
-
-/**
- * A dump that gives PGlite its bytes at once: Node 20's Blob.arrayBuffer reads the 40 MB in chunks and
- * joins them, which took 0.3 s of CPU at each start of an in-memory database.
- */
-class HeldBlob extends Blob {
-  private readonly held: ArrayBuffer;
-  constructor(bytes: ArrayBuffer) {
-    super([bytes]);
-    this.held = bytes;
-  }
-  // A copy, as the Blob's own would be: each database reads the one dump.
-  override arrayBuffer(): Promise<ArrayBuffer> {
-    return Promise.resolve(this.held.slice(0));
-  }
-}
-
-/**
  * The buffer pool of an in-memory database: its files are in memory already, and a start prepares
  * the whole pool. 16 MB rather than postgresql.conf's 128 MB took a start from 1.6 to 1.0 s of CPU.
  */
 const inMemoryStartParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
 async function openEmbedded(dataDir: string | undefined): Promise<Database> {
-  let db: PGlite;
-  if (dataDir) db = await PGlite.create(dataDir);
-  else if (emptyDataDir) db = await PGlite.create({ loadDataDir: await emptyDataDir, startParams: inMemoryStartParams });
-  else {
-    db = await PGlite.create({ startParams: inMemoryStartParams });
-    emptyDataDir = db.dumpDataDir('none').then(async (dump) => new HeldBlob(await dump.arrayBuffer()));
-    await emptyDataDir;
-  }
+  const db = await createEmbedded(dataDir, dataDir ? PGlite.defaultStartParams : inMemoryStartParams);
   const turns = new EmbeddedTurns();
   const embedded = (background: boolean): Database => ({
     engine: 'pglite',

@@ -1,0 +1,65 @@
+/**
+ * The files of an empty embedded database (PGlite's initdb, before the migrations), from which the
+ * embedded databases start: initdb is most of a start. `pnpm build` writes them (write-empty-store.ts)
+ * under a name that carries PGlite's version; a process without them makes them once, from its first
+ * database. The figures: bench/README.md, "Test stores".
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { PGlite } from '@electric-sql/pglite';
+
+/** The version of PGlite the package pins (package.json), so that files of another version are not read. */
+const pgliteVersion: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).dependencies[
+  '@electric-sql/pglite'
+];
+/** In dist/, from src/store/ and dist/store/ alike. */
+const builtPath = new URL(`../../dist/empty-store-pglite-${pgliteVersion}.tar.gz`, import.meta.url);
+
+/**
+ * A dump that gives PGlite its bytes at once: Node 20's Blob.arrayBuffer reads them in chunks and
+ * joins them, which took 0.3 s of CPU at each start of an in-memory database.
+ */
+class HeldBlob extends Blob {
+  private readonly held: ArrayBuffer;
+  constructor(bytes: ArrayBuffer) {
+    super([bytes]);
+    this.held = bytes;
+  }
+  // A copy, as the Blob's own would be: each database reads the one dump.
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    return Promise.resolve(this.held.slice(0));
+  }
+}
+
+async function dump(db: PGlite, compression: 'none' | 'gzip' = 'none'): Promise<HeldBlob> {
+  return new HeldBlob(await (await db.dumpDataDir(compression)).arrayBuffer());
+}
+
+let emptyFiles: Promise<HeldBlob | undefined> | undefined;
+
+function readBuilt(): HeldBlob | undefined {
+  if (!existsSync(builtPath)) return undefined;
+  const bytes = gunzipSync(readFileSync(builtPath));
+  return new HeldBlob(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+}
+
+/** An embedded database, in `dataDir` (new or not) or in memory, started from the empty files when it is new. */
+export async function createEmbedded(dataDir: string | undefined, startParams: string[]): Promise<PGlite> {
+  if (dataDir && existsSync(`${dataDir}/PG_VERSION`)) return PGlite.create(dataDir, { startParams });
+  emptyFiles ??= Promise.resolve(readBuilt());
+  const files = await emptyFiles;
+  if (files) return PGlite.create(dataDir, { loadDataDir: files, startParams });
+  const db = await PGlite.create(dataDir, { startParams });
+  emptyFiles = dump(db);
+  await emptyFiles;
+  return db;
+}
+
+/** Writes the empty files where the next processes read them: the build's last step. */
+export async function writeEmptyStore(): Promise<string> {
+  const db = await PGlite.create();
+  const files = await dump(db, 'gzip');
+  await db.close();
+  writeFileSync(builtPath, new Uint8Array(await files.arrayBuffer()));
+  return builtPath.pathname;
+}
