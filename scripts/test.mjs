@@ -2,12 +2,13 @@
 // shown as it comes; at the end, the tasks and the ten test files of the run that took longest (vitest's
 // per-file times), so that whoever makes the loop slower sees where. Exits with the run's status.
 //
-// The tasks are turbo's (`turbo run build lint typecheck test`: the same graph, hashes and cache), each
-// run by a turbo of its own, but this script picks which ready task starts next: turbo starts ready
-// tasks in no particular order, and on CI's two cores a long test suite started last ends the run
-// minutes after everything else. Here the task with the longest chain of work still behind it (its
-// own expected time and its dependents') goes first, so the builds leading to the long suites, then
-// the long suites, start early and the short tasks fill the gaps.
+// The builds run first, as one `turbo run build`: the same command, hashes and cache as the set-up's
+// `pnpm build`, so that after it they are all cache hits. The other tasks are turbo's too (`turbo run
+// lint typecheck test`: the same graph), each run by a turbo of its own with `--only`, but this script
+// picks which ready task starts next: turbo starts ready tasks in no particular order, and on CI's two
+// cores a long test suite started last ends the run minutes after everything else. Here the task with
+// the longest chain of work still behind it (its own expected time and its dependents') goes first, so
+// the long suites start early and the short tasks fill the gaps.
 import { execFileSync, spawn } from 'node:child_process';
 
 /** Tasks at once: CI's two cores, as `turbo --concurrency=2` was. */
@@ -29,13 +30,9 @@ const expectedSeconds = {
   '@swap-gateway/openapi#test': 60,
   '@swap-gateway/openapi#lint': 35,
   '@swap-gateway/spec-diff#test': 30,
-  '@swap-gateway/server#build': 25,
-  '@swap-gateway/docs#build': 24,
   // With the server's and the docs' type checks, once lint tasks of their own (25 s and short).
   '//#typecheck': 50,
-  '@swap-gateway/openapi#build': 16,
   '@swap-gateway/client#lint': 16,
-  '@swap-gateway/types#build': 14,
 };
 const shortTaskSeconds = 5;
 
@@ -56,13 +53,16 @@ function run(command, args) {
 }
 
 /**
- * Runs one task through turbo, without its dependencies (they ran before it). The task's own lines,
+ * Runs one task through turbo, without its dependencies (they ran before it), and never from turbo's
+ * cache: with `--only` a task's hash leaves out its dependencies', so a test of the docs would be
+ * replayed as passed after a change to the server it runs. (A build with `--only` likewise missed the
+ * set-up's cache every time, and ran again.) The task's own lines,
  * prefixed `<package>:<task>:`, are shown whole as they come (two tasks run at once); turbo's
  * banner and summary are left out, unless the task fails.
  */
 function runTask(task) {
   return new Promise((resolve) => {
-    const args = ['exec', 'turbo', 'run', task.task, `--filter=${task.package}`, '--only'];
+    const args = ['exec', 'turbo', 'run', task.task, `--filter=${task.package}`, '--only', '--force'];
     const child = spawn('pnpm', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const turboLines = [];
     for (const [stream, target] of [
@@ -89,7 +89,7 @@ function runTask(task) {
   });
 }
 
-/** Every task of the run and what it waits for, as turbo plans it; tasks without a script need no run. */
+/** Every task after the builds and what it waits for, as turbo plans it; tasks without a script (and the builds, done) need no run. */
 function plan() {
   const dryRun = execFileSync('pnpm', ['exec', 'turbo', 'run', 'build', 'lint', 'typecheck', 'test', '--dry=json'], { encoding: 'utf8' });
   const { tasks } = JSON.parse(dryRun);
@@ -100,7 +100,7 @@ function plan() {
         id: task.taskId,
         package: task.package,
         task: task.task,
-        runs: task.command !== '<NONEXISTENT>',
+        runs: task.task !== 'build' && task.command !== '<NONEXISTENT>',
         dependencies: task.dependencies,
         dependents: task.dependents,
       },
@@ -156,12 +156,18 @@ async function runTasks(tasks) {
 }
 
 let status = await run('pnpm', ['lint:code']);
+let buildSeconds = 0;
+if (status === 0) {
+  const started = Date.now();
+  status = await run('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=new-only']);
+  buildSeconds = (Date.now() - started) / 1000;
+}
 if (status === 0) {
   const started = Date.now();
   const { took, failed } = await runTasks(plan());
   status = failed.length > 0 ? 1 : 0;
   console.log(
-    `\n${took.length} tasks in ${((Date.now() - started) / 1000).toFixed(0)} s${failed.length ? `; failed: ${failed.join(', ')}` : ''}`,
+    `\nThe builds in ${buildSeconds.toFixed(0)} s, then ${took.length} tasks in ${((Date.now() - started) / 1000).toFixed(0)} s${failed.length ? `; failed: ${failed.join(', ')}` : ''}`,
   );
   // When each started, too: a long task that started late is where the order went wrong.
   console.log('The tasks of this run that took longest:');
