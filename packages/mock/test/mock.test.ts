@@ -257,6 +257,16 @@ describe('startMock (static examples)', () => {
     expect(body.tokenSwap?.tx.type).toBe('solana');
     expectValid('/v4/create-order', 'post', 201, body);
   });
+
+  // Last: it stops this file's static mock (a Prism start costs about 3 s of CPU).
+  it('stop() ends the Prism process and closes the port', async () => {
+    const prismPid = mock.prismPid;
+    expect(isRunning(prismPid)).toBe(true);
+    await mock.stop();
+    expect(isRunning(prismPid)).toBe(false);
+    await expect(fetch(`${mock.url}/v4/get-routes`)).rejects.toThrow();
+    await mock.stop(); // a second stop is harmless
+  });
 });
 
 describe('startMock (dynamic)', () => {
@@ -306,43 +316,31 @@ describe("error details and their code's shape", () => {
   });
 });
 
-describe('stop()', () => {
-  it('ends the Prism process and closes the port', async () => {
-    const mock = await startMock();
-    expect(isRunning(mock.prismPid)).toBe(true);
-    await mock.stop();
-    expect(isRunning(mock.prismPid)).toBe(false);
-    await expect(fetch(`${mock.url}/v4/get-routes`)).rejects.toThrow();
-    await mock.stop(); // a second stop is harmless
-  });
-});
-
+// One mock for both, in this order: restarted once, then past its limit of one restart.
 describe('a Prism process that dies', () => {
+  let mock: RunningMock;
+  beforeAll(async () => {
+    mock = await startMock({ maxPrismRestarts: 1 });
+  });
+  afterAll(async () => {
+    await mock?.stop();
+  });
+
   it('is restarted, and the mock answers again', async () => {
-    const mock = await startMock();
-    try {
-      const first = mock.prismPid;
-      process.kill(first, 'SIGKILL');
-      expect(await waitUntilGone(first)).toBe(true);
-      const response = await fetch(`${mock.url}/v4/get-routes`);
-      expect(response.status).toBe(200);
-      expect(mock.prismPid).not.toBe(first);
-      expect(isRunning(mock.prismPid)).toBe(true);
-    } finally {
-      await mock.stop();
-    }
+    const first = mock.prismPid;
+    process.kill(first, 'SIGKILL');
+    expect(await waitUntilGone(first)).toBe(true);
+    const response = await fetch(`${mock.url}/v4/get-routes`);
+    expect(response.status).toBe(200);
+    expect(mock.prismPid).not.toBe(first);
+    expect(isRunning(mock.prismPid)).toBe(true);
   });
 
   it('past the restart limit, makes the mock report the failure and close its port rather than answer errors', async () => {
-    const mock = await startMock({ maxPrismRestarts: 0 });
-    try {
-      process.kill(mock.prismPid, 'SIGKILL');
-      const reason = await mock.failed;
-      expect(reason.message).toMatch(/Prism exited \(signal SIGKILL/);
-      await expect(fetch(`${mock.url}/v4/get-routes`)).rejects.toThrow();
-    } finally {
-      await mock.stop();
-    }
+    process.kill(mock.prismPid, 'SIGKILL');
+    const reason = await mock.failed;
+    expect(reason.message).toMatch(/Prism exited \(signal SIGKILL/);
+    await expect(fetch(`${mock.url}/v4/get-routes`)).rejects.toThrow();
   });
 });
 
