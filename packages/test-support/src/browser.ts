@@ -1,8 +1,9 @@
 /**
  * The browser of the browser tests (the client's, the docs'): Debian's Chromium in its headless shell
  * (package chromium-headless-shell: the same Blink and V8 without the browser's window and UI, what
- * Playwright itself runs headless tests in) driven by playwright-core, never a downloaded browser, that sends every request leaving the loopback host to a
- * proxy that is not there, so that none leaves; and a guard that records those requests.
+ * Playwright itself runs headless tests in) driven by playwright-core, never a downloaded browser,
+ * that sends every request leaving the loopback host to a proxy that is not there, so that none
+ * leaves; and a guard that records those requests.
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
