@@ -16,8 +16,11 @@ export const tokenKey = (chain: string, address: string) => `${chain}:${address.
 const priceDecimals = 8;
 
 export class SandboxPrices implements PriceSource {
-  /** Prices parsed at the revision they were read at: a quote asks for the same few prices a dozen times. */
-  private parsed = new Map<string, bigint | undefined>();
+  /**
+   * Prices parsed at the revision they were read at, by the catalogue's token object: a quote asks for
+   * the same few prices a dozen times.
+   */
+  private parsed = new Map<TokenConfig, bigint | undefined>();
   private parsedRevision = -1;
 
   constructor(private readonly state: SandboxState) {}
@@ -32,11 +35,10 @@ export class SandboxPrices implements PriceSource {
       this.parsed = new Map();
       this.parsedRevision = pricesRevision;
     }
-    const key = tokenKey(token.chain, token.address);
-    if (this.parsed.has(key)) return this.parsed.get(key);
-    const entry = prices[key];
+    if (this.parsed.has(token)) return this.parsed.get(token);
+    const entry = prices[tokenKey(token.chain, token.address)];
     const price = entry ? parseDecimal(entry.usd) : undefined;
-    this.parsed.set(key, price);
+    this.parsed.set(token, price);
     return price;
   }
 }
