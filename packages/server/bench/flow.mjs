@@ -2,9 +2,11 @@
 // swapping again and again as a wallet does: get-quote (an amount of its own every time), create-order
 // with the quote as answered, the source transaction sent (the sandbox's indexer told, as a user's
 // broadcast would be seen), then get-order once a second until the order settles. Offramps and
-// token swaps alternate. The users arrive one after another, evenly over `arrival seconds` (default 1).
+// token swaps alternate. The users arrive one after another, evenly over `arrival seconds` (default 1);
+// then the calls of the next `seconds` are measured, the steady load of every user at once: the
+// latencies of calls started while users still arrive are left out, as a warm-up's are, their errors not.
 // Prints one JSON line: per call, its count, errors and latency percentiles; and this process's own
-// event-loop delay (p99, max), which every latency it measured includes.
+// event-loop delay (p99, max) while measuring, which every latency it measured includes.
 //
 //   node bench/flow.mjs <base url> <users> <seconds> [arrival seconds]
 import http from 'node:http';
@@ -14,7 +16,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 const [baseUrl, usersText, secondsText, arrivalText = '1'] = process.argv.slice(2);
 const users = Number(usersText);
 const arrivalMs = Number(arrivalText) * 1000;
-const endAt = performance.now() + Number(secondsText) * 1000;
+const measuredFrom = performance.now() + arrivalMs;
+const endAt = measuredFrom + Number(secondsText) * 1000;
 
 const routes = [
   {
@@ -40,7 +43,7 @@ const calls = new Map();
 function record(call, started, failure) {
   if (!calls.has(call)) calls.set(call, { latencies: [], errors: 0, examples: [] });
   const stats = calls.get(call);
-  stats.latencies.push(performance.now() - started);
+  if (started >= measuredFrom) stats.latencies.push(performance.now() - started);
   if (failure === undefined) return;
   stats.errors++;
   if (stats.examples.length < 3) stats.examples.push(failure);
@@ -118,11 +121,10 @@ const refundOf = (index) => `0x${(index + 0x100000).toString(16).padStart(40, '0
 
 // This process's own stalls add to every latency it measures: the result says how long they were.
 const loopDelay = monitorEventLoopDelay({ resolution: 5 });
-loopDelay.enable();
-const started = performance.now();
+setTimeout(() => loopDelay.enable(), arrivalMs);
 await Promise.all(Array.from({ length: users }, (_, index) => user(index)));
 loopDelay.disable();
-const elapsedSeconds = (performance.now() - started) / 1000;
+const elapsedSeconds = (performance.now() - measuredFrom) / 1000;
 
 const percentile = (sorted, fraction) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
 const result = {

@@ -11,9 +11,9 @@
  * and responses checked against the document one in 100 (`checkResponses`, as a deployment that
  * samples runs); one more embedded server checks every response, as the sandbox does, on get-quote.
  * Before a get-quote or get-order row the target is warmed up for BENCH_WARMUP_SECONDS (its JIT
- * and pools; not counted), and during a row the other targets are paused (SIGSTOP, then SIGCONT)
- * unless they share its PostgreSQL: an idle server still runs its lifecycle passes and the mock its
- * timers, which on 2 cores showed up in the measured target's p99.
+ * and pools; not counted), and during a row the other targets are paused (SIGSTOP, then SIGCONT):
+ * an idle server still runs its lifecycle passes and the mock its timers, which on 2 cores showed
+ * up in the measured target's p99. The PostgreSQL targets have a database each in one cluster.
  * Each row also shows the CPU each side used (bench/cpu.ts), so that a row bound by the machine's
  * cores rather than by the target says so, and the target's CPU time per request, which depends
  * far less on what else the machine runs than requests per second do.
@@ -192,7 +192,7 @@ async function flowRows(target: string, url: string, watched: Watched): Promise<
     [here('./flow.mjs'), url, String(flowUsers), String(flowSeconds), String(flowArrivalSeconds)],
     {
       maxBuffer: 16 * 1024 * 1024,
-      timeout: (flowSeconds + 60) * 1000,
+      timeout: (flowArrivalSeconds + flowSeconds + 60) * 1000,
     },
   );
   const result = JSON.parse(stdout) as {
@@ -435,21 +435,19 @@ async function main(): Promise<void> {
     } else {
       cluster = await startPostgres(binaries);
       // On one machine, a server reaches PostgreSQL over its Unix socket, as Debian's clients do by default.
-      await server('server, PostgreSQL, 1 worker', [], { DATABASE_URL: cluster.socketUrl }, cluster);
-      await server('server, PostgreSQL, 2 workers', ['--workers', '2'], { DATABASE_URL: cluster.socketUrl }, cluster);
+      // A database each, so that either can be paused while the other is measured.
+      await server('server, PostgreSQL, 1 worker', [], { DATABASE_URL: cluster.createDatabase('one_worker') }, cluster);
+      await server('server, PostgreSQL, 2 workers', ['--workers', '2'], { DATABASE_URL: cluster.createDatabase('two_workers') }, cluster);
     }
 
     const everyTarget: Array<{ process: StartedProcess; watched: Watched }> = [
       { process: bare, watched: { target: bare.pid } },
       ...targets,
     ];
-    /** Measures with the other targets paused, except those on the same PostgreSQL (a paused one could hold its locks). */
+    /** Measures with every other target paused (the PostgreSQL targets have a database each: no paused one holds a lock the measured one waits for). */
     const alone = <T>(measured: { process: StartedProcess; watched: Watched }, measure: () => Promise<T>) =>
       whilePaused(
-        everyTarget
-          .filter((other) => other.process !== measured.process)
-          .filter((other) => measured.watched.postgres === undefined || other.watched.postgres !== measured.watched.postgres)
-          .map((other) => other.process.pid),
+        everyTarget.filter((other) => other.process !== measured.process).map((other) => other.process.pid),
         measure,
       );
     const warmedUp = async (url: string, script?: { path: string; args: string[]; threads: number }) => {

@@ -49,6 +49,8 @@ export interface PostgresCluster {
   socketUrl: string;
   /** The postmaster's process id (its children are the connections' backends). */
   pid(): number;
+  /** Creates a database of its own in the cluster (`createdb`) and returns its `socketUrl`. */
+  createDatabase(name: string): string;
   /** `pg_ctl restart -m fast`: every connection is terminated, and the server is back when this resolves. */
   restart(): Promise<void>;
   /** `pg_ctl stop -m fast`, keeping the data: the server is unreachable until `start`. */
@@ -113,9 +115,14 @@ export async function startPostgres(binaries: PostgresBinaries, initialized?: st
   else initdb(binaries, data);
   const serverOptions = ['-D', data, '-l', join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`];
   run('pg_ctl', [...serverOptions, 'start']);
+  const socketUrl = (database: string) => `postgres://gateway@localhost/${database}?host=${encodeURIComponent(dir)}&port=${port}`;
   return {
     url: `postgres://gateway@127.0.0.1:${port}/postgres`,
-    socketUrl: `postgres://gateway@localhost/postgres?host=${encodeURIComponent(dir)}&port=${port}`,
+    socketUrl: socketUrl('postgres'),
+    createDatabase(name) {
+      run('createdb', ['-h', dir, '-p', String(port), '-U', 'gateway', name]);
+      return socketUrl(name);
+    },
     pid: () => Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]),
     restart: () => runBeside('pg_ctl', [...serverOptions, '-m', 'fast', 'restart']),
     pause: () => runBeside('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
