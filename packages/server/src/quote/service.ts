@@ -38,7 +38,8 @@ export class QuoteService {
     }
     const exp = this.clock.now() + this.engine.config.quoteTtlSeconds * 1000;
     const signedQuoteData = this.seal.signature({ id: randomUUID(), route, exp }, form);
-    return { [route]: { ...quote, signedQuoteData } } as unknown as GatewayQuoteV4;
+    // Not `{ ...quote, signedQuoteData }`: see tokenAmount in quote/engine.ts.
+    return { [route]: Object.assign({}, quote, { signedQuoteData }) } as unknown as GatewayQuoteV4;
   }
 
   private compute(request: QuoteRequest): ComputedQuote {
