@@ -5,8 +5,9 @@
 // token swaps alternate. The users arrive one after another, evenly over `arrival seconds` (default 1);
 // then the calls of the next `seconds` are measured, the steady load of every user at once: the
 // latencies of calls started while users still arrive are left out, as a warm-up's are, their errors not.
-// Prints one JSON line: per call, its count, errors and latency percentiles; and this process's own
-// event-loop delay (p99, max) while measuring, which every latency it measured includes.
+// Writes `measuring` to stderr when the measured seconds begin. Prints one JSON line: per call, its
+// count, errors (the arrival's included) and latency percentiles; and this process's own CPU and
+// event-loop delay (p99, max) while measuring, the delay being in every latency it measured.
 //
 //   node bench/flow.mjs <base url> <users> <seconds> [arrival seconds]
 import http from 'node:http';
@@ -121,15 +122,24 @@ const refundOf = (index) => `0x${(index + 0x100000).toString(16).padStart(40, '0
 
 // This process's own stalls add to every latency it measures: the result says how long they were.
 const loopDelay = monitorEventLoopDelay({ resolution: 5 });
-setTimeout(() => loopDelay.enable(), arrivalMs);
+let cpuAtStart;
+// The bench starts its CPU meters at this line (bench/run.ts).
+setTimeout(() => {
+  loopDelay.enable();
+  cpuAtStart = process.cpuUsage();
+  process.stderr.write('measuring\n');
+}, measuredFrom - performance.now());
 await Promise.all(Array.from({ length: users }, (_, index) => user(index)));
 loopDelay.disable();
 const elapsedSeconds = (performance.now() - measuredFrom) / 1000;
+const cpu = process.cpuUsage(cpuAtStart);
 
 const percentile = (sorted, fraction) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
 const result = {
   users,
   seconds: elapsedSeconds,
+  // This process's CPU while it measured.
+  cpuSeconds: (cpu.user + cpu.system) / 1e6,
   settled,
   loopDelayMs: { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
   calls: {},

@@ -293,7 +293,7 @@ function afterFees(route: Route, gross: bigint, fees: bigint): bigint {
 
 /**
  * An amount of a token, with its USD value where the token has a price. Each shape is written whole:
- * on Node 20's V8 an object spread given more members (`{ ...base, usd }`) made objects that
+ * on Node 20's V8 an object that starts with a spread and is given more members (`{ ...base, usd }`)
  * outlived scavenges, and the young generation's pauses grew (bench/README.md, "Measurements behind the code").
  */
 function tokenAmount(context: QuoteEngineContext, token: TokenConfig, amount: bigint): GatewayTokenAmountV2 {

@@ -38,7 +38,7 @@ export class QuoteService {
     }
     const exp = this.clock.now() + this.engine.config.quoteTtlSeconds * 1000;
     const signedQuoteData = this.seal.signature({ id: randomUUID(), route, exp }, form);
-    // Not `{ ...quote, signedQuoteData }`: see tokenAmount in quote/engine.ts.
+    // Object.assign into a new object, not `{ ...quote, signedQuoteData }`: see tokenAmount in quote/engine.ts.
     return { [route]: Object.assign({}, quote, { signedQuoteData }) } as unknown as GatewayQuoteV4;
   }
 
