@@ -114,9 +114,11 @@ const checkEvery = 100;
 /**
  * The sandbox configuration, its rate limit out of the way, its liquidity enough for every
  * create-order and flow row, orders settling within seconds of their source transaction (the flow
- * rows wait for them), and responses checked one in `checkResponses`; with `priceWalk`, prices move.
+ * rows wait for them), and responses checked one in `checkResponses`; with `priceWalk`, prices move;
+ * with `deployment`, the sandbox is off, as in a deployment (no control endpoints, and on
+ * PostgreSQL no read of the sandbox's state before each request: bench/README.md).
  */
-function benchConfig(checkResponses = { every: checkEvery }, priceWalk?: GatewayConfig['priceWalk']): string {
+function benchConfig(checkResponses = { every: checkEvery }, priceWalk?: GatewayConfig['priceWalk'], deployment = false): string {
   const config = JSON.parse(readFileSync(sandboxConfigFile, 'utf8')) as GatewayConfig;
   config.rateLimits = { windowSeconds: 60, anonymous: 1_000_000_000, apiKey: 2_000_000_000, keyLookups: 1_000_000_000 };
   // The bench's load is one client opening orders by the thousand, far past any per-client cap.
@@ -125,7 +127,8 @@ function benchConfig(checkResponses = { every: checkEvery }, priceWalk?: Gateway
   config.lifecycle = { ...config.lifecycle, confirmationDelaySeconds: 2, payoutDelaySeconds: 2 };
   config.checkResponses = checkResponses;
   if (priceWalk) config.priceWalk = priceWalk;
-  const file = join(work, `config-${checkResponses.every}${priceWalk ? '-walk' : ''}.json`);
+  if (deployment) config.sandbox = false;
+  const file = join(work, `config-${checkResponses.every}${priceWalk ? '-walk' : ''}${deployment ? '-deployment' : ''}.json`);
   writeFileSync(file, JSON.stringify(config));
   return file;
 }
@@ -347,16 +350,19 @@ const startServer = (extra: string[], env: NodeJS.ProcessEnv, config: string) =>
     probePath: '/health',
   });
 
+/** The rows a target is measured on (the idle rows: the two embedded servers). */
+type Measured = 'get-quote' | 'get-order' | 'flow' | 'create-order';
+
 interface Target {
   name: string;
   process: StartedProcess;
   /** What get-order reads: a file of order ids, one a line. */
   ordersFile: string;
-  server: boolean;
   watched: Watched;
-  /** Measured on get-quote only. */
-  quoteOnly?: boolean;
+  measured: readonly Measured[];
 }
+
+const everyRow: readonly Measured[] = ['get-quote', 'get-order', 'flow', 'create-order'];
 
 /**
  * Every target runs for the whole bench (an idle one costs nothing), so that the rows compared
@@ -413,8 +419,8 @@ async function main(): Promise<void> {
           'Prism mock',
           Array.from({ length: ordersRead }, () => randomUUID()),
         ),
-        server: false,
         watched: { target: mock.pid },
+        measured: ['get-quote', 'get-order'],
       },
     ];
     const server = async (
@@ -422,17 +428,17 @@ async function main(): Promise<void> {
       extra: string[],
       env: NodeJS.ProcessEnv,
       postgres?: PostgresCluster,
-      options: { config?: string; quoteOnly?: boolean } = {},
+      options: { config?: string; measured?: readonly Measured[] } = {},
     ) => {
       const running = await started(startServer(extra, env, options.config ?? config));
       const watched = { target: running.pid, ...(postgres ? { postgres: postgres.pid() } : {}) };
+      const measured = options.measured ?? everyRow;
       targets.push({
         name,
         process: running,
-        ordersFile: await someOrders(name, running.url),
-        server: true,
+        ordersFile: measured.includes('get-order') ? await someOrders(name, running.url) : '',
         watched,
-        quoteOnly: options.quoteOnly,
+        measured,
       });
     };
     await server('server, embedded', ['--data-dir', join(work, 'data')], {});
@@ -440,12 +446,12 @@ async function main(): Promise<void> {
     await server(manyOpen, ['--data-dir', await dataDirWithOpenOrders(20_000)], {});
     await server(checkingEveryResponse, ['--data-dir', join(work, 'data-checking')], {}, undefined, {
       config: benchConfig({ every: 1 }),
-      quoteOnly: true,
+      measured: ['get-quote'],
     });
     // Each price a random step of at most 0.1% every second, as a market moves.
     await server(movingMarket, ['--data-dir', join(work, 'data-moving')], {}, undefined, {
       config: benchConfig({ every: checkEvery }, { intervalSeconds: 1, maxStepBps: 10, maxDeviationBps: 500 }),
-      quoteOnly: true,
+      measured: ['get-quote'],
     });
     const binaries = findPostgres();
     if ('missing' in binaries) {
@@ -453,9 +459,25 @@ async function main(): Promise<void> {
     } else {
       cluster = await startPostgres(binaries);
       // On one machine, a server reaches PostgreSQL over its Unix socket, as Debian's clients do by default.
-      // A database each, so that either can be paused while the other is measured.
-      await server('server, PostgreSQL, 1 worker', [], { DATABASE_URL: cluster.createDatabase('one_worker') }, cluster);
-      await server('server, PostgreSQL, 2 workers', ['--workers', '2'], { DATABASE_URL: cluster.createDatabase('two_workers') }, cluster);
+      // A database each, so that any of them can be paused while another is measured. The API's rows
+      // run a deployment's configuration; the flow sends its source transactions through the
+      // sandbox, so it runs on servers of its own with the sandbox on, as a staging deployment.
+      const deployment = { config: benchConfig(undefined, undefined, true), measured: ['get-quote', 'get-order', 'create-order'] } as const;
+      const staging = { measured: ['flow'] } as const;
+      for (const [workers, database] of [
+        ['1 worker', 'one_worker'],
+        ['2 workers', 'two_workers'],
+      ] as const) {
+        const extra = workers === '1 worker' ? [] : ['--workers', '2'];
+        await server(`server, PostgreSQL, ${workers}`, extra, { DATABASE_URL: cluster.createDatabase(database) }, cluster, deployment);
+        await server(
+          `server, PostgreSQL, ${workers}, sandbox on`,
+          extra,
+          { DATABASE_URL: cluster.createDatabase(`${database}_sandbox`) },
+          cluster,
+          staging,
+        );
+      }
     }
 
     const everyTarget: Array<{ process: StartedProcess; watched: Watched }> = [
@@ -482,7 +504,7 @@ async function main(): Promise<void> {
       args: [parameter, String(first), String(threads)],
       threads,
     });
-    for (const target of targets) {
+    for (const target of targets.filter((target) => target.measured.includes('get-quote'))) {
       const url = `${target.process.url}/v4/get-quote?${quoteQuery}`;
       if (target.name === movingMarket) {
         rows.push(
@@ -509,7 +531,7 @@ async function main(): Promise<void> {
         }
       }
     }
-    for (const target of targets.filter((target) => !target.quoteOnly)) {
+    for (const target of targets.filter((target) => target.measured.includes('get-order'))) {
       const url = `${target.process.url}/v4/get-order/`;
       const ordersById = { path: here('./orders-by-id.lua'), args: [target.ordersFile, String(threads)], threads };
       rows.push(
@@ -519,9 +541,9 @@ async function main(): Promise<void> {
     for (const target of targets.filter((target) => target.name === 'server, embedded' || target.name === manyOpen))
       rows.push(await alone(target, () => idleRow(target.name, target.process.url)));
     // Before the create-order rows, which leave thousands of orders open.
-    for (const target of targets.filter((target) => target.server && !target.quoteOnly))
+    for (const target of targets.filter((target) => target.measured.includes('flow')))
       rows.push(...(await alone(target, () => flowRows(target.name, target.process.url, target.watched))));
-    for (const target of targets.filter((target) => target.server && !target.quoteOnly))
+    for (const target of targets.filter((target) => target.measured.includes('create-order')))
       rows.push(await alone(target, () => createOrderRow(target.name, target.process.url, target.watched)));
     writeResults(rows, notes, report(rows, notes));
   } finally {
@@ -579,7 +601,7 @@ function report(rows: Row[], notes: string[]): { targets: Verdict[]; beyond: Ver
     `CPU: % of one core during the row (target's processes, PostgreSQL's, wrk's; the machine's busy share of ${cpus().length * 100}), from /proc; µs/request: the target's CPU time per request.`,
   );
   console.log(
-    `Servers: the sandbox configuration, rate limit out of the way, responses checked one in ${checkEvery} (checkResponses.every); "${checkingEveryResponse}" checks every one, as the sandbox does.`,
+    `Servers: the sandbox configuration, rate limit out of the way, responses checked one in ${checkEvery} (checkResponses.every); "${checkingEveryResponse}" checks every one, as the sandbox does. On PostgreSQL the get-quote, get-order and create-order rows run with the sandbox off, as a deployment does, and the flow on servers with it on ("sandbox on"), which read the sandbox's state before every request (bench/README.md).`,
   );
   console.log(
     `PostgreSQL: Debian's, on this machine (fsync off), reached over its Unix socket. Latency: wrk adds to its figures the requests a stall held back (its correction for coordinated omission), so one stall of tens of milliseconds shows in p99. ${groupScheduling()}`,
