@@ -3,8 +3,7 @@
  * with its fees, output after fees, resolved slippage and USD values. It checks every parameter for
  * its chain and every configured limit, in one order (chains, tokens and route, the parties'
  * addresses, the amount's bounds, slippage, affiliates, then what the fees leave), and throws the
- * documented error for the first one that fails. Sealing and writing the quote is the caller's
- * business (quote/service.ts).
+ * documented error of the first that fails. Sealing the quote is quote/service.ts's business.
  */
 import type {
   GatewayOfframpQuoteV4,
@@ -34,11 +33,15 @@ export interface QuoteRequest {
   refundAddress?: string;
 }
 
+type OnrampQuote = Omit<GatewayOnrampQuoteV2, 'signedQuoteData'> & { refundAddress: string | null };
+type OfframpQuote = Omit<GatewayOfframpQuoteV4, 'signedQuoteData'>;
+type TokenSwapQuote = GatewayTokenSwapQuoteV3 & { refundAddress: string | null };
+
 /** An inner quote before it is sealed (signedQuoteData is added by the seal). */
 export type UnsealedQuote = { config: Route } & (
-  | { route: 'onramp'; quote: Omit<GatewayOnrampQuoteV2, 'signedQuoteData'> & { refundAddress: string | null } }
-  | { route: 'offramp'; quote: Omit<GatewayOfframpQuoteV4, 'signedQuoteData'> }
-  | { route: 'tokenSwap'; quote: GatewayTokenSwapQuoteV3 & { refundAddress: string | null } }
+  | { route: 'onramp'; quote: OnrampQuote }
+  | { route: 'offramp'; quote: OfframpQuote }
+  | { route: 'tokenSwap'; quote: TokenSwapQuote }
 );
 
 /**
@@ -62,7 +65,6 @@ interface Affiliate {
   given: string;
 }
 
-/** The quote of a request, or the documented error of its first fault. */
 export function computeQuote(request: QuoteRequest, context: QuoteEngineContext): UnsealedQuote {
   const { catalogue, config } = context;
   const srcChain = catalogue.chain(request.srcChain);
@@ -105,9 +107,8 @@ export function computeQuote(request: QuoteRequest, context: QuoteEngineContext)
 }
 
 /**
- * The amount (the request's digits) within the route's bounds, as a bigint. Below the smallest,
- * INSUFFICIENT_AMOUNT says it in `expected` (the amount asked in `actual`); above the largest,
- * EXCEEDED_LIMIT in `limit`: the shapes the document ties to those codes.
+ * The amount within the route's bounds, as a bigint. The details (INSUFFICIENT_AMOUNT's `expected`
+ * and `actual`, EXCEEDED_LIMIT's `limit`) are the shapes the document ties to those codes.
  */
 function checkAmount(route: Route, given: string): bigint {
   const amount = BigInt(given);
@@ -131,7 +132,6 @@ interface QuoteInputs {
   slippage: number;
   affiliates: Affiliate[];
   request: QuoteRequest;
-  /** The route's rate (see `rate`). */
   rate: bigint;
 }
 
@@ -143,14 +143,19 @@ function conversion({ route, amount, affiliates, rate }: QuoteInputs, fixedFees:
   const protocolFee = bps(gross, route.protocolFeeBps);
   const affiliateFee = affiliateFees.reduce((sum, fee) => sum + fee, 0n);
   const fees = solverFee + protocolFee + affiliateFee + fixedFees;
-  return { output: afterFees(route, gross, fees), fees, solverFee, protocolFee, affiliateFees, affiliateFee };
+  if (fees >= gross)
+    throw new DomainError('UNABLE_TO_COVER_FEES', 'amount does not cover the fees', {
+      total_fees: fees.toString(),
+      available_amount: gross.toString(),
+    });
+  const output = gross - fees;
+  checkMinOutput(route, output);
+  return { output, fees, solverFee, protocolFee, affiliateFees, affiliateFee };
 }
-
-type OnrampQuote = Omit<GatewayOnrampQuoteV2, 'signedQuoteData'> & { refundAddress: string | null };
 
 /** Onramp fees are taken from the converted output, in the destination token. */
 function onrampQuote(inputs: QuoteInputs): OnrampQuote {
-  const { context, route, amount, slippage, affiliates, request } = inputs;
+  const { context, route, amount, slippage, request } = inputs;
   const executionFee = BigInt(route.executionFee ?? '0');
   const messagingFee = BigInt(route.messagingFee ?? '0');
   const { output, fees, solverFee, protocolFee, affiliateFees, affiliateFee } = conversion(inputs, executionFee + messagingFee);
@@ -172,7 +177,7 @@ function onrampQuote(inputs: QuoteInputs): OnrampQuote {
     slippage: String(slippage),
     dstChain: route.dstChain,
     dstToken: route.dst.address,
-    ...resolvedAffiliates(context, route.dst, affiliates, affiliateFees),
+    ...resolvedAffiliates(inputs, affiliateFees),
     estimatedTimeInSecs: route.estimatedTimeInSecs,
     gasRefill: null,
     // The onramp's price impact leaves the execution fee out, as the description says.
@@ -184,11 +189,9 @@ function onrampQuote(inputs: QuoteInputs): OnrampQuote {
   };
 }
 
-type OfframpQuote = Omit<GatewayOfframpQuoteV4, 'signedQuoteData'>;
-
 /** Offramp fees are taken in sats from the Bitcoin payout. */
 function offrampQuote(inputs: QuoteInputs): OfframpQuote {
-  const { context, route, amount, slippage, affiliates, request } = inputs;
+  const { context, route, amount, slippage, request } = inputs;
   const inclusionFee = BigInt(Math.ceil(context.bitcoinFeeRate * context.config.bitcoin.payoutVbytes));
   const { output, fees, solverFee, protocolFee, affiliateFees, affiliateFee } = conversion(inputs, inclusionFee);
   const inBitcoin = (value: bigint) => tokenAmount(context, route.dst, value);
@@ -209,7 +212,7 @@ function offrampQuote(inputs: QuoteInputs): OfframpQuote {
     recipient: request.recipient,
     slippage,
     txTo: route.txTo,
-    ...resolvedAffiliates(context, route.dst, affiliates, affiliateFees),
+    ...resolvedAffiliates(inputs, affiliateFees),
     estimatedTimeInSecs: route.estimatedTimeInSecs,
     ...priceImpact(context, route, amount, output),
     sender: request.sender ?? null,
@@ -218,8 +221,6 @@ function offrampQuote(inputs: QuoteInputs): OfframpQuote {
     ...(request.refundAddress ? { ownerAddress: request.refundAddress } : {}),
   };
 }
-
-type TokenSwapQuote = GatewayTokenSwapQuoteV3 & { refundAddress: string | null };
 
 /** Token-swap fees are taken from the input, in the source token, before the swap. */
 function tokenSwapQuote({ context, route, amount, slippage, affiliates, request, rate }: QuoteInputs): TokenSwapQuote {
@@ -235,9 +236,7 @@ function tokenSwapQuote({ context, route, amount, slippage, affiliates, request,
       required: smallestSwappable(outputOf, amount).toString(),
       available: amount.toString(),
     });
-  if (route.minOutputAmount !== undefined && output < BigInt(route.minOutputAmount)) {
-    throw quoteAmountTooLow(route.minOutputAmount, output.toString());
-  }
+  checkMinOutput(route, output);
   return {
     srcChain: route.srcChain,
     dstChain: route.dstChain,
@@ -256,11 +255,10 @@ function tokenSwapQuote({ context, route, amount, slippage, affiliates, request,
 }
 
 /**
- * INSUFFICIENT_SWAP_AMOUNT's `required`: the smallest amount above `short` (an amount that leaves
- * nothing to swap) whose output after fees is positive, found by doubling, then halving the gap
- * (the output grows with the amount, give or take the rounding of each fee, so the amount found
- * leaves something and the one below it does not). A rate that leaves nothing of any amount is a
- * fault of the configuration.
+ * INSUFFICIENT_SWAP_AMOUNT's `required`: the smallest amount above `short` (which leaves nothing to
+ * swap) whose output after fees is positive, found by doubling, then halving the gap (the output
+ * grows with the amount, give or take each fee's rounding, so the amount found leaves something and
+ * the one below it does not). A rate that leaves nothing of any amount is a configuration fault.
  */
 function smallestSwappable(outputOf: (amount: bigint) => bigint, short: bigint): bigint {
   let low = short;
@@ -278,17 +276,11 @@ function smallestSwappable(outputOf: (amount: bigint) => bigint, short: bigint):
   return high;
 }
 
-function afterFees(route: Route, gross: bigint, fees: bigint): bigint {
-  if (fees >= gross)
-    throw new DomainError('UNABLE_TO_COVER_FEES', 'amount does not cover the fees', {
-      total_fees: fees.toString(),
-      available_amount: gross.toString(),
-    });
-  const output = gross - fees;
+/** QUOTE_AMOUNT_TOO_LOW when the output after fees is below the route's smallest. */
+function checkMinOutput(route: Route, output: bigint): void {
   if (route.minOutputAmount !== undefined && output < BigInt(route.minOutputAmount)) {
     throw quoteAmountTooLow(route.minOutputAmount, output.toString());
   }
-  return output;
 }
 
 /**
@@ -304,12 +296,7 @@ function tokenAmount(context: QuoteEngineContext, token: TokenConfig, amount: bi
 }
 
 /** Output value against input value, only where both tokens have a price. */
-function priceImpact(
-  context: QuoteEngineContext,
-  route: Route,
-  input: bigint,
-  output: bigint,
-): { priceImpact?: string; priceImpactUsd?: string } {
+function priceImpact(context: QuoteEngineContext, route: Route, input: bigint, output: bigint) {
   const srcPrice = context.prices.usdPrice(route.src);
   const dstPrice = context.prices.usdPrice(route.dst);
   if (srcPrice === undefined || dstPrice === undefined) return {};
@@ -318,16 +305,13 @@ function priceImpact(
   return { priceImpact: formatScaled(relativeChange(outputUsd, inputUsd), 4), priceImpactUsd: formatScaled(outputUsd - inputUsd, 2) };
 }
 
-function resolvedAffiliates(
-  context: QuoteEngineContext,
-  feeToken: TokenConfig,
-  affiliates: Affiliate[],
-  fees: bigint[],
-): { affiliateAddress: string | null; affiliates: GatewayResolvedAffiliateV2[] } {
-  return {
-    affiliateAddress: affiliates[0]?.address ?? null,
-    affiliates: affiliates.map((affiliate, index) => ({ address: affiliate.address, fee: tokenAmount(context, feeToken, fees[index]!) })),
-  };
+/** The affiliates of an onramp or offramp quote, each with its fee in the destination token. */
+function resolvedAffiliates({ context, route, affiliates }: QuoteInputs, fees: bigint[]) {
+  const resolved: GatewayResolvedAffiliateV2[] = affiliates.map(({ address }, index) => ({
+    address,
+    fee: tokenAmount(context, route.dst, fees[index]!),
+  }));
+  return { affiliateAddress: affiliates[0]?.address ?? null, affiliates: resolved };
 }
 
 /** The input converted to the destination token, before fees (the base of every bps fee of onramps and offramps): what re-quoting reads back. */
@@ -398,19 +382,15 @@ function parseAffiliates(
 function knownToken(context: QuoteEngineContext, chain: ChainConfig, address: string, name: string): TokenConfig {
   const token = context.catalogue.token(chain.id, address);
   if (token) return token;
-  if (chain.kind !== 'bitcoin' && !isValidAddress(chain.kind, address, context.bitcoinNetwork)) {
-    throw invalidRequest(`${name} is not a valid token address on ${chain.id}`, {
-      message: `${name} must be ${addressFormat[chain.kind]}`,
-    });
-  }
+  if (chain.kind !== 'bitcoin') checkAddress(context, chain, address, name, 'token address');
   throw invalidRequest(`${name} ${address} is not a token on ${chain.id}`, {
     expected: `a token listed by get-routes on ${chain.id}`,
     actual: address,
   });
 }
 
-function checkAddress(context: QuoteEngineContext, chain: ChainConfig, address: string, name: string): void {
+function checkAddress(context: QuoteEngineContext, chain: ChainConfig, address: string, name: string, what = 'address'): void {
   if (!isValidAddress(chain.kind, address, context.bitcoinNetwork)) {
-    throw invalidRequest(`${name} is not a valid address on ${chain.id}`, { message: `${name} must be ${addressFormat[chain.kind]}` });
+    throw invalidRequest(`${name} is not a valid ${what} on ${chain.id}`, { message: `${name} must be ${addressFormat[chain.kind]}` });
   }
 }

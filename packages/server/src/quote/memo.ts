@@ -1,10 +1,8 @@
 /**
- * Quotes already computed, by their parameters, while the prices stay at one revision: a wallet
- * refreshing the quote its user looks at asks for the same one again and again, and so do the users
- * of one wallet on one route. A quote is kept from its second request, and answered from here from
- * its third: it gets a new id, expiry and seal only. The
- * engine is a function of the parameters and of what stays fixed while the process runs or says
- * when it changes (QuoteEngineContext): a new price revision forgets every quote.
+ * Quotes already computed, by their parameters, while the prices stay at one revision (nothing else
+ * they depend on changes: QuoteEngineContext): a wallet refreshing the quote its user looks at asks
+ * for the same one again and again, and so do the users of one wallet on one route. A quote is kept
+ * from its second request, and answered from here from its third: it gets a new id, expiry and seal only.
  */
 import { LRUCache } from 'lru-cache';
 import type { RouteKind } from '../config/config.js';
@@ -36,12 +34,11 @@ const parameters = Object.keys({
 export class QuoteMemo {
   private readonly quotes: LRUCache<string, ComputedQuote>;
   /**
-   * The parameters of quotes asked for once, not kept: a quote is kept when asked a second time, so
-   * that quotes asked once (a new amount every request) die young instead of being copied into the
-   * old generation, 6.5 KB each (bench/README.md, "Measurements behind the code"). They are held by a
-   * hash of their key, a number the garbage collector never copies: held as strings, each scavenge of the
-   * moving market took about 1 ms longer (the same file). Two keys of one hash keep a quote one
-   * request early, nothing more.
+   * Hashes of the keys of quotes asked for once, not kept, so that quotes asked once (a new amount
+   * every request) die young instead of being copied into the old generation, 6.5 KB each
+   * (bench/README.md, "Measurements behind the code"). A hash is a number the garbage collector never
+   * copies: held as strings, each scavenge of the moving market took about 1 ms longer (the same
+   * file). Two keys of one hash keep a quote one request early, nothing more.
    */
   private readonly askedOnce: LRUCache<number, true>;
   private revision: number | undefined;

@@ -1,12 +1,11 @@
 /**
- * Verifying an offramp or token-swap quote that comes back without its seal. Clients generated from
- * the public V4 document pass quotes through models that have no `signedQuoteData` (nor
- * `ownerAddress`) for these routes, and the described V3 models have no `signedQuoteData` and no
- * `refundAddress` (a V3 offramp names its `ownerAddress`); so create-order rebuilds the get-quote
- * request from the quote's own fields, quotes it again at the current prices, and accepts the quote
- * only when every value equals the new quote's (null and absent being one value; a field the
- * client's models do not have is not compared when absent). When a value differs (the quote was
- * changed, or prices moved since it was issued) the client is told which, and to request a new quote.
+ * Verifying an offramp or token-swap quote that comes back without its seal: clients generated from
+ * the public documents pass these routes' quotes through models that lack `signedQuoteData` and, by
+ * version, other fields (`notInClientModels`; a V3 offramp names its refund address in
+ * `ownerAddress`). So create-order rebuilds the get-quote request from the quote's own fields, quotes
+ * it again at the current prices, and accepts the quote only when every value equals the new
+ * quote's. When a value differs (the quote was changed, or prices moved since it was issued) the
+ * client is told which, and to request a new quote.
  */
 import { invalidOrderArgs } from '../errors.js';
 import { bps, formatScaled } from './amounts.js';
@@ -50,8 +49,7 @@ export function requote(
   }
   const skipped = notInClientModels[apiVersion];
   const fields = [...new Set([...Object.keys(current), ...Object.keys(received)])]
-    .filter((field) => !(skipped.includes(field) && (received[field] ?? null) === null))
-    .filter((field) => field !== 'signedQuoteData')
+    .filter((field) => field !== 'signedQuoteData' && !(skipped.includes(field) && (received[field] ?? null) === null))
     .sort();
   const differences = fields.flatMap((field) => differencesOf(field, received[field], current[field]));
   if (differences.length) {
@@ -118,14 +116,10 @@ function tokenSwapAffiliate(quote: ReceivedQuote): string | undefined {
 function offrampAffiliates(quote: ReceivedQuote, context: QuoteEngineContext): string | undefined {
   const affiliates = quote.affiliates as Array<{ address: string; fee: Amount }> | null | undefined;
   if (!affiliates?.length) return undefined;
-  const route = context.catalogue.route(
-    quote.inputAmount.chain,
-    quote.inputAmount.address,
-    quote.outputAmount.chain,
-    quote.outputAmount.address,
-  );
-  if (!route || !/^\d+$/.test(quote.inputAmount.amount)) return undefined;
-  const gross = grossOutput(route, BigInt(quote.inputAmount.amount), rate(context, route));
+  const { inputAmount: input, outputAmount: output } = quote;
+  const route = context.catalogue.route(input.chain, input.address, output.chain, output.address);
+  if (!route || !/^\d+$/.test(input.amount)) return undefined;
+  const gross = grossOutput(route, BigInt(input.amount), rate(context, route));
   return affiliates
     .map(({ address, fee }) => {
       const wanted = /^\d+$/.test(fee?.amount ?? '') ? BigInt(fee.amount) : 0n;

@@ -6,10 +6,9 @@
  * proof, so no copy of the quote is stored; the secret is the configured one, or one generated at
  * first start and kept in the store (store/secret.ts).
  *
- * The sealed form is the quote's values along the route's member list (quote/sealed-fields.ts, from
- * the document), in that fixed order: key order in transit does not matter, null and absent are
- * one value (clients generated from the document drop null fields when they pass a quote through
- * their models), and sealing a quote walks a list made once instead of sorting every object's keys.
+ * The sealed form is the quote's values along the route's member list (quote/sealed-fields.ts), so
+ * key order in transit does not matter, and null and absent are one value: clients generated from
+ * the document drop null fields when they pass a quote through their models.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { RouteKind } from '../config/config.js';
@@ -102,11 +101,9 @@ function sealedValue(field: SealedField, value: unknown): string {
 }
 
 /**
- * JSON with object keys sorted at every level, so that key order in transit does not matter, and
- * without null members: null and absent are one value of an optional field, and clients generated
- * from the document drop null fields when they pass a quote through their models. What compares a
- * re-quoted quote with the one received (quote/requote.ts) and names it; in a seal, only a value
- * of a shape the document does not give its member.
+ * JSON with object keys sorted at every level and without null members, for the sealed form's
+ * reasons (above). What compares a re-quoted quote with the one received (quote/requote.ts) and
+ * names it; in a seal, only a value of a shape the document does not give its member.
  */
 export function canonicalJson(value: unknown): string {
   // Hand-rolled loops and strings quoted without a JSON.stringify call where nothing needs escaping.

@@ -22,6 +22,8 @@ export interface SealedField {
 export type SealedFields = Record<RouteKind, SealedField[]>;
 
 type Schema = Record<string, unknown>;
+/** Property names, each with every schema given for it. */
+type Properties = Record<string, unknown[]>;
 
 /** The quote members of each route, from the document's GatewayQuoteV3 and GatewayQuoteV4. */
 export function sealedFields(document: OpenApiDocument): SealedFields {
@@ -29,30 +31,24 @@ export function sealedFields(document: OpenApiDocument): SealedFields {
   for (const name of ['GatewayQuoteV3', 'GatewayQuoteV4']) {
     // Each quote is one of the routes' wrappers: `{ onramp: {...} }`, `{ offramp: {...} }`, ...
     for (const [route, wrapper] of Object.entries(properties(document, { $ref: `#/components/schemas/${name}` }))) {
-      fields[route] = merge(fields[route] ?? [], members(document, wrapper.schemas));
+      // The seal is not part of what it seals.
+      fields[route] = merge(fields[route] ?? [], members(document, wrapper)).filter((field) => field.name !== 'signedQuoteData');
     }
   }
-  // The seal is not part of what it seals.
-  for (const route of Object.keys(fields)) fields[route] = fields[route]!.filter((field) => field.name !== 'signedQuoteData');
   for (const route of ['onramp', 'offramp', 'tokenSwap'] as const) {
     if (!fields[route]?.length) throw new Error(`the document gives no members to the ${route} quote`);
   }
   return fields as SealedFields;
 }
 
-/** The properties an object schema (through $ref, allOf, oneOf and anyOf) can have, each with every schema given for it. */
-function properties(
-  document: OpenApiDocument,
-  schema: unknown,
-  found: Record<string, { schemas: unknown[] }> = {},
-  depth = 0,
-): Record<string, { schemas: unknown[] }> {
+/** The properties an object schema (through $ref, allOf, oneOf and anyOf) can have. */
+function properties(document: OpenApiDocument, schema: unknown, found: Properties = {}, depth = 0): Properties {
   if (depth > 32) throw new Error('the quote schemas nest deeper than 32 levels');
   const node = resolve(document, schema);
   if (!node) return found;
   for (const [name, property] of Object.entries((node.properties ?? {}) as Schema)) {
-    found[name] ??= { schemas: [] };
-    found[name].schemas.push(property);
+    found[name] ??= [];
+    found[name].push(property);
   }
   for (const keyword of ['allOf', 'oneOf', 'anyOf']) {
     for (const branch of (node[keyword] ?? []) as unknown[]) properties(document, branch, found, depth + 1);
@@ -62,19 +58,19 @@ function properties(
 
 /** The sealed members of a value that may be any of these schemas, sorted by name. */
 function members(document: OpenApiDocument, schemas: unknown[], depth = 0): SealedField[] {
-  const found: Record<string, { schemas: unknown[] }> = {};
+  const found: Properties = {};
   for (const schema of schemas) properties(document, schema, found, depth);
   return Object.keys(found)
     .sort()
     .map((name) => {
-      const schemasOfMember = found[name]!.schemas;
+      const schemasOfMember = found[name]!;
       const field: SealedField = { name };
       const objectMembers = members(document, schemasOfMember, depth + 1);
       if (objectMembers.length) field.members = objectMembers;
       const itemSchemas = schemasOfMember
         .flatMap((schema) => alternatives(document, schema))
         .flatMap((node) => (node.items ? [node.items] : []));
-      const itemMembers = itemSchemas.length ? members(document, itemSchemas, depth + 1) : [];
+      const itemMembers = members(document, itemSchemas, depth + 1);
       if (itemMembers.length) field.items = itemMembers;
       return field;
     });
@@ -102,14 +98,11 @@ function resolve(document: OpenApiDocument, schema: unknown): Schema | undefined
 function merge(left: SealedField[], right: SealedField[]): SealedField[] {
   const byName = new Map(left.map((field) => [field.name, field]));
   for (const field of right) {
-    const known = byName.get(field.name);
-    if (!known) byName.set(field.name, field);
-    else {
-      const merged: SealedField = { name: field.name };
-      if (known.members || field.members) merged.members = merge(known.members ?? [], field.members ?? []);
-      if (known.items || field.items) merged.items = merge(known.items ?? [], field.items ?? []);
-      byName.set(field.name, merged);
-    }
+    const known = byName.get(field.name) ?? { name: field.name };
+    const merged: SealedField = { name: field.name };
+    if (known.members || field.members) merged.members = merge(known.members ?? [], field.members ?? []);
+    if (known.items || field.items) merged.items = merge(known.items ?? [], field.items ?? []);
+    byName.set(field.name, merged);
   }
   return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

@@ -1,8 +1,7 @@
 /**
- * get-quote: computes the quote (or finds it computed, quote/memo.ts) and seals it (quote/seal.ts).
- * Nothing is stored: the seal carries the quote's id and expiry, and create-order verifies it. Only
- * a route with volume limits reads the store, to answer an exceeded limit early, and then through a
- * cache of the sums (volumes/cache.ts); create-order enforces the limits exactly.
+ * get-quote: computes the quote (or finds it computed, quote/memo.ts) and seals it (quote/seal.ts);
+ * nothing is stored. Only a route with volume limits reads the store, to answer an exceeded limit
+ * early, through a cache of the sums (volumes/cache.ts); create-order enforces the limits exactly.
  */
 import { randomUUID } from 'node:crypto';
 import type { GatewayQuoteV4 } from '@swap-gateway/types';
