@@ -227,7 +227,7 @@ export class OrderService {
   }
 
   private refundAddress(route: RouteKind, quote: QuoteBody): string | null {
-    return quote.refundAddress ?? (route === 'offramp' ? (quote.ownerAddress ?? null) : null) ?? quote.sender ?? null;
+    return quote.refundAddress ?? (route === 'offramp' ? quote.ownerAddress : undefined) ?? quote.sender ?? null;
   }
 
   private stored(chain: string, address: string | null | undefined): string | null {
