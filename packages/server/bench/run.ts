@@ -23,7 +23,7 @@
  * order flow of many users swapping at once (bench/flow.mjs, a Node process of its own: get-quote,
  * create-order, the source transaction sent, get-order once a second until settled), on every server.
  *
- * BENCH_SECONDS per row (default 5), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (10), BENCH_THREADS of wrk (2),
+ * BENCH_SECONDS per row (default 5), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (10), BENCH_THREADS of wrk (1),
  * BENCH_ORDER_QUOTES quotes prepared for each create-order row (12000), BENCH_ORDERS_READ orders each
  * get-order row reads in turn (200), BENCH_FLOW_USERS users of the flow rows (200), BENCH_FLOW_SECONDS (20),
  * BENCH_FLOW_ARRIVAL_SECONDS over which they arrive (5). The figures are also written as JSON to
@@ -47,7 +47,8 @@ import { seedOpenOrders } from '../test/fixtures/open-orders.js';
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const threads = Number(process.env.BENCH_THREADS ?? 2);
+/** One wrk thread: on 2 cores a second one contends with the target (bench/README.md, "One generator thread"). */
+const threads = Number(process.env.BENCH_THREADS ?? 1);
 const orderQuotes = Number(process.env.BENCH_ORDER_QUOTES ?? 12000);
 const ordersRead = Number(process.env.BENCH_ORDERS_READ ?? 200);
 const flowUsers = Number(process.env.BENCH_FLOW_USERS ?? 200);
@@ -595,7 +596,7 @@ function report(rows: Row[], notes: string[]): { targets: Verdict[]; beyond: Ver
   const ceiling = find('bare node:http', 'fixed JSON')!.requestsPerSecond;
   const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
   console.log(
-    `\nwrk -t${threads} (-t1 for create-order) -c${connections}, ${seconds} s per row, loopback, Node ${process.version}, ${cpus().length} cores, load average ${loadAtStart.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end, build ${build()}\n`,
+    `\nwrk -t${threads}${threads === 1 ? '' : ' (-t1 for create-order)'} -c${connections}, ${seconds} s per row, loopback, Node ${process.version}, ${cpus().length} cores, load average ${loadAtStart.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end, build ${build()}\n`,
   );
   console.log(
     `CPU: % of one core during the row (target's processes, PostgreSQL's, wrk's; the machine's busy share of ${cpus().length * 100}), from /proc; µs/request: the target's CPU time per request.`,
