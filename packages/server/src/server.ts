@@ -127,7 +127,7 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
     const reads = await orderReads(store.db);
     storeReads = reads;
     const events = new OrderEvents();
-    events.subscribe((orderId) => reads.changed(orderId));
+    events.subscribe((orderId, written) => reads.changed(orderId, written));
     events.subscribe(() => volumes.changed());
     const quoteEngine = { config, catalogue, prices, bitcoinNetwork: bitcoin.network, bitcoinFeeRate: bitcoin.feeRate() };
     const quotes = new QuoteService(store.db, quoteEngine, seal, clock, volumes, new QuoteMemo(quoteMemoCapacity, () => prices.revision()));
@@ -156,6 +156,7 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
       view,
       clock,
       events,
+      reads,
       { effectLeaseSeconds: config.lifecycle.effectLeaseSeconds },
       () => sandbox?.refresh() ?? Promise.resolve(),
       // Logged, and tried again on a later pass: an outage of the database or of a chain passes.

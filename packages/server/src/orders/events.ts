@@ -3,15 +3,19 @@
  * before answering, and what keeps orders in memory subscribes (the view of orders, orders/reads.ts;
  * get-quote's volume sums, volumes/cache.ts), so that the next read sees the write.
  */
-export class OrderEvents {
-  private readonly listeners: Array<(orderId: string) => void> = [];
+import type { OrderRow } from './queries.js';
 
-  subscribe(listener: (orderId: string) => void): void {
+type Listener = (orderId: string, written?: OrderRow) => void;
+
+export class OrderEvents {
+  private readonly listeners: Listener[] = [];
+
+  subscribe(listener: Listener): void {
     this.listeners.push(listener);
   }
 
-  /** The order's row was written (committed). */
-  changed(orderId: string): void {
-    for (const listener of this.listeners) listener(orderId);
+  /** The order's row was written (committed); `written` is the row as the statement wrote it, when the writer has it. */
+  changed(orderId: string, written?: OrderRow): void {
+    for (const listener of this.listeners) listener(orderId, written);
   }
 }

@@ -19,10 +19,10 @@ import type { Catalogue } from '../config/catalogue.js';
 import { invalidRequest, orderNotFound, OrderStateError } from '../errors.js';
 import type { Database, Queryable } from '../store/database.js';
 import type { OrderEvents } from './events.js';
+import type { OrderReads } from './reads.js';
 import {
   claimEffect,
   dueOrders,
-  findOrder,
   keepClaimsAlive,
   markPayoutSent,
   markSourceSeen,
@@ -91,6 +91,8 @@ export class Lifecycle {
     private readonly view: OrderView,
     private readonly clock: Clock,
     private readonly events: OrderEvents,
+    /** How the sandbox's controls read the order they act on: as get-order reads it. */
+    private readonly reads: Pick<OrderReads, 'find'>,
     private readonly options: LifecycleOptions,
     /** Brings what the clock reads up to date before a pass (the sandbox's offset, set by any process). */
     private readonly beforePass: () => Promise<void> = () => Promise.resolve(),
@@ -200,8 +202,7 @@ export class Lifecycle {
     if (order.route === 'offramp' && !order.payout_txid) {
       const txid = await this.once(db, order, 'payout');
       if (!txid) return undefined;
-      await markPayoutSent(db, order.id, txid, now);
-      this.events.changed(order.id);
+      this.events.changed(order.id, await markPayoutSent(db, order.id, txid, now));
       return this.chains.nextCheckMs({ ...chainOrder, payoutSentMs: now }, now);
     }
     if (order.route === 'offramp' && !this.chains.payoutConfirmed(chainOrder, now)) return this.chains.nextCheckMs(chainOrder, now);
@@ -240,11 +241,10 @@ export class Lifecycle {
     if (malformed) throw invalidRequest(`txHash is not a ${order.src_chain} transaction hash`, { expected: malformed, actual: txHash! });
     const hash = txHash ? normalizeHash(txHash) : simulatedHash(kind, `source:${order.id}`);
     const seenMs = this.clock.now();
-    if (!(await markSourceSeen(this.db, order.id, hash, seenMs)))
-      throw conflict('the order already has a source transaction, or is settled');
-    this.events.changed(order.id);
-    // The order as written: nothing else of an order in progress without a source transaction changes before it has one.
-    return { ...order, src_tx_hash: hash, src_seen_ms: seenMs };
+    const written = await markSourceSeen(this.db, order.id, hash, seenMs);
+    if (!written) throw conflict('the order already has a source transaction, or is settled');
+    this.events.changed(order.id, written);
+    return written;
   }
 
   async force(orderId: string, outcome: ForcedOutcome, reason?: string): Promise<OrderRow> {
@@ -264,8 +264,8 @@ export class Lifecycle {
 
   private async settle(db: Queryable, order: OrderRow, status: 'success' | 'failed' | 'refunded', outcome: Outcome): Promise<boolean> {
     const settled = await settleOrder(db, order, status, outcome, this.clock.now());
-    if (settled) this.events.changed(order.id);
-    return settled;
+    if (settled) this.events.changed(order.id, settled);
+    return settled !== undefined;
   }
 
   /** The output delivered (an offramp: its Bitcoin payout); undefined while another pass or instance delivers it. */
@@ -339,7 +339,7 @@ export class Lifecycle {
   }
 
   private async order(orderId: string): Promise<OrderRow> {
-    const order = await findOrder(this.db, orderId);
+    const order = await this.reads.find(orderId);
     if (!order || order.id !== orderId.toLowerCase()) throw orderNotFound('no order has this id');
     return order;
   }

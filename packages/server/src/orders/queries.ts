@@ -70,15 +70,19 @@ const columns = `
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Writes the order and its place on the lifecycle's agenda, due its first look. */
-export async function insertOrder(db: Queryable, order: NewOrder): Promise<void> {
-  await db.query(
+/** The order as a statement wrote it, from the CTE `written` of the row it inserted or updated (`RETURNING *`). */
+const writtenOrder = (written: string) => `SELECT to_json(o) AS row FROM (SELECT ${columns} FROM ${written}) o`;
+
+/** Writes the order and its place on the lifecycle's agenda, due its first look; answers the order as written. */
+export async function insertOrder(db: Queryable, order: NewOrder): Promise<OrderRow> {
+  const [inserted] = await db.query<{ row: OrderRow }>(
     `WITH inserted AS (
        INSERT INTO orders (id, quote_id, api_version, route, src_chain, src_token, src_amount, dst_chain, dst_token, dst_amount,
          sender, recipient, refund_address, deposit_address, op_return_data, estimated_time_secs, created_at, updated_at, client)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17, $18)
-       RETURNING id)
-     INSERT INTO order_agenda (order_id, due_at) SELECT id, $19 FROM inserted`,
+       RETURNING *),
+     scheduled AS (INSERT INTO order_agenda (order_id, due_at) SELECT id, $19 FROM inserted)
+     ${writtenOrder('inserted')}`,
     [
       order.id,
       order.quote_id,
@@ -101,13 +105,9 @@ export async function insertOrder(db: Queryable, order: NewOrder): Promise<void>
       iso(order.first_look_ms),
     ],
   );
+  return inserted!.row;
 }
 
-/**
- * How many unpaid orders (no source transaction seen) a client holds open (migration 010's count).
- * Locks the client's count to the end of the transaction, so that of concurrent create-orders of
- * one client each counts the ones before it; a client's first order makes its row.
- */
 /**
  * Counts a new unpaid order of a client, unless the client holds `limit` already: false then. The
  * client's row stays locked to the end of the transaction, so create-order takes it last.
@@ -229,29 +229,38 @@ export async function scheduleOrder(db: Queryable, due: DueOrder, nextMs: number
   ]);
 }
 
-/** Records the source transaction once, and makes the order due a look; false when it already has one (or is settled). */
-export async function markSourceSeen(db: Queryable, id: string, txHash: string, atMs: number): Promise<boolean> {
-  const rows = await db.query(
+/**
+ * Records the source transaction once, and makes the order due a look; answers the order as written,
+ * or undefined when it already has one (or is settled).
+ */
+export async function markSourceSeen(db: Queryable, id: string, txHash: string, atMs: number): Promise<OrderRow | undefined> {
+  const [seen] = await db.query<{ row: OrderRow }>(
     `WITH seen AS (
        UPDATE orders SET src_tx_hash = $2, src_seen_at = $3, updated_at = $3
-       WHERE id = $1 AND src_tx_hash IS NULL AND status = 'inProgress' RETURNING id)
-     UPDATE order_agenda SET due_at = $3 FROM seen WHERE order_agenda.order_id = seen.id RETURNING seen.id`,
+       WHERE id = $1 AND src_tx_hash IS NULL AND status = 'inProgress' RETURNING *),
+     due AS (UPDATE order_agenda SET due_at = $3 FROM seen WHERE order_agenda.order_id = seen.id)
+     ${writtenOrder('seen')}`,
     [id, txHash, iso(atMs)],
   );
-  return rows.length === 1;
+  return seen?.row;
 }
 
-export async function markPayoutSent(db: Queryable, id: string, txid: string, atMs: number): Promise<void> {
-  await db.query(
-    `UPDATE orders SET payout_txid = $2, payout_sent_at = $3, updated_at = $3 WHERE id = $1 AND status = 'inProgress' AND payout_txid IS NULL`,
+/** Answers the order as written, or undefined when its payout was recorded before (or it is settled). */
+export async function markPayoutSent(db: Queryable, id: string, txid: string, atMs: number): Promise<OrderRow | undefined> {
+  const [sent] = await db.query<{ row: OrderRow }>(
+    `WITH sent AS (
+       UPDATE orders SET payout_txid = $2, payout_sent_at = $3, updated_at = $3
+       WHERE id = $1 AND status = 'inProgress' AND payout_txid IS NULL RETURNING *)
+     ${writtenOrder('sent')}`,
     [id, txid, iso(atMs)],
   );
+  return sent?.row;
 }
 
 /**
  * Settles an order still in progress (it leaves the lifecycle's agenda) and returns its reserved
- * liquidity in the same statement: spent on success, released otherwise. False when the order was
- * already settled.
+ * liquidity in the same statement: spent on success, released otherwise. Answers the order as
+ * written, or undefined when it was already settled.
  */
 export async function settleOrder(
   db: Queryable,
@@ -259,19 +268,19 @@ export async function settleOrder(
   status: Exclude<OrderStatus, 'inProgress'>,
   outcome: Outcome,
   atMs: number,
-): Promise<boolean> {
+): Promise<OrderRow | undefined> {
   // One statement, so that the liquidity row is locked before the client's (by the trigger at its end), as create-order locks them.
-  const rows = await db.query(
+  const [settled] = await db.query<{ row: OrderRow }>(
     `WITH settled AS (
-       UPDATE orders SET status = $2, outcome = $3::text::jsonb, updated_at = $4 WHERE id = $1 AND status = 'inProgress' RETURNING id),
+       UPDATE orders SET status = $2, outcome = $3::text::jsonb, updated_at = $4 WHERE id = $1 AND status = 'inProgress' RETURNING *),
      unscheduled AS (DELETE FROM order_agenda WHERE order_id IN (SELECT id FROM settled)),
      released AS (
        UPDATE liquidity SET reserved = reserved - $7::numeric, total = total - CASE WHEN $8 THEN $7::numeric ELSE 0 END
        WHERE chain = $5 AND token = $6 AND EXISTS (SELECT 1 FROM settled))
-     SELECT id FROM settled`,
+     ${writtenOrder('settled')}`,
     [order.id, status, JSON.stringify(outcome), iso(atMs), order.dst_chain, order.dst_token, order.dst_amount, status === 'success'],
   );
-  return rows.length === 1;
+  return settled?.row;
 }
 
 /**

@@ -5,7 +5,7 @@
  *
  * The embedded store has one process per data directory, so every write passes through this
  * process: whoever writes an order reports it (`changed`) after the commit and before answering,
- * and the view drops it.
+ * and the view keeps the row as written (drops the order when the writer has no row).
  *
  * On PostgreSQL other instances write too. Every update of an order notifies its id (migration
  * 006), and each instance listens on a connection of its own (store/database.ts) and drops what the
@@ -25,8 +25,8 @@ import { findOrder, findOrdersById, uuidPattern, type OrderRow } from './queries
 export interface OrderReads {
   /** An order by id, or by the hash of its source transaction. */
   find(idOrHash: string): Promise<OrderRow | undefined>;
-  /** The order's row was written (committed); the next read must see it. */
-  changed(orderId: string): void;
+  /** The order's row was written (committed), as `written` when the writer has it; the next read must see it. */
+  changed(orderId: string, written?: OrderRow): void;
   close(): Promise<void>;
 }
 
@@ -78,9 +78,15 @@ class EmbeddedOrderReads implements OrderReads {
     return row;
   }
 
-  changed(orderId: string): void {
+  /**
+   * The row as written is current: no other process writes, and no statement runs between a write
+   * and this call (one at a time, each in a task of its own: store/database.ts). Kept, the polls of
+   * the flow's users read no row (bench/README.md, "Measurements behind the code").
+   */
+  changed(orderId: string, written?: OrderRow): void {
     this.generation++;
-    this.rows.delete(orderId);
+    if (written) this.rows.set(orderId, written);
+    else this.rows.delete(orderId);
   }
 
   async close(): Promise<void> {}
@@ -148,6 +154,10 @@ class ListeningOrderReads implements OrderReads {
     });
   }
 
+  /**
+   * The row as written is not kept: another instance's later write can be notified before this
+   * write's answer arrives, and the view would then hold the older row.
+   */
   changed(orderId: string): void {
     this.rows.delete(orderId);
     if (this.reading) this.changedWhileReading.add(orderId);

@@ -152,7 +152,7 @@ export class OrderService {
     // Read before the transaction: an indexer's answer is no part of it, and it would hold the locks while it waits.
     const senderUtxos = route === 'onramp' && quote.sender ? await this.deps.bitcoin.utxos(quote.sender) : undefined;
     try {
-      const response = await db.transaction(async (tx) => {
+      const { response, written } = await db.transaction(async (tx) => {
         const existing = await orderByQuote(tx, quoteId);
         if (existing) throw duplicate(existing);
         if (limitedRoute) {
@@ -186,7 +186,7 @@ export class OrderService {
           created_ms: clock.now(),
           client: client?.id ?? null,
         };
-        await insertOrder(tx, { ...order, first_look_ms: this.deps.firstLookMs(order) });
+        const written = await insertOrder(tx, { ...order, first_look_ms: this.deps.firstLookMs(order) });
         // The rows every order of a route and of a client shares, locked last (migration 011): liquidity, then the client's.
         const reservation = await reserveLiquidity(tx, reserveToken.chain, reserveToken.address, reserveToken.amount);
         if (!reservation.reserved) {
@@ -197,10 +197,10 @@ export class OrderService {
           });
         }
         if (client) await this.takeUnpaidPlace(tx, client);
-        return result.response;
+        return { response: result.response, written };
       });
       // Committed: what keeps orders in memory (the volume sums of get-quote) must see it.
-      this.deps.events.changed(orderId);
+      this.deps.events.changed(orderId, written);
       return response;
     } catch (error) {
       // Two requests with one quote on PostgreSQL: the second insert hits the unique quote_id.
@@ -353,13 +353,14 @@ export class OrderService {
       throw new DomainError('NON_COMPLIANT_ADDRESSES', 'the transaction involves screened addresses', { addresses: denied });
 
     const registered = await db.transaction(async (tx) => {
-      if (!(await markSourceSeen(tx, order.id, payment.txid, clock.now()))) return false;
+      const written = await markSourceSeen(tx, order.id, payment.txid, clock.now());
+      if (!written) return undefined;
       await recordBitcoinTransaction(tx, payment.txid, hex, order.id);
       // Broadcast last: a failure rolls the claim back, and a second registration waits on the row.
       await bitcoin.broadcast(hex);
-      return true;
+      return written;
     });
-    if (registered) this.deps.events.changed(order.id);
+    if (registered) this.deps.events.changed(order.id, registered);
     else {
       // Another request registered a payment first: the same one is fine, another is not.
       const current = await findOrder(db, orderId);
