@@ -14,7 +14,11 @@ export class OrderEvents {
     this.listeners.push(listener);
   }
 
-  /** The order's row was written (committed); `written` is the row as the statement wrote it, when the writer has it. */
+  /**
+   * The order's row was written (committed); `written` is the row as the statement wrote it, when the
+   * writer has it. Called right after the write, nothing awaited in between: the embedded view keeps
+   * `written` as current because no other statement can have run meanwhile (orders/reads.ts).
+   */
   changed(orderId: string, written?: OrderRow): void {
     for (const listener of this.listeners) listener(orderId, written);
   }

@@ -70,7 +70,7 @@ const columns = `
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** The order as a statement wrote it, from the CTE `written` of the row it inserted or updated (`RETURNING *`). */
+/** The order as a statement wrote it, from the CTE named `written` that inserted or updated it (`RETURNING *`). */
 const writtenOrder = (written: string) => `SELECT to_json(o) AS row FROM (SELECT ${columns} FROM ${written}) o`;
 
 /** Writes the order and its place on the lifecycle's agenda, due its first look; answers the order as written. */

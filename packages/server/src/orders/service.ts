@@ -199,7 +199,7 @@ export class OrderService {
         if (client) await this.takeUnpaidPlace(tx, client);
         return { response: result.response, written };
       });
-      // Committed: what keeps orders in memory (the volume sums of get-quote) must see it.
+      // Committed: what keeps orders in memory (the view of orders, get-quote's volume sums) must see it.
       this.deps.events.changed(orderId, written);
       return response;
     } catch (error) {
