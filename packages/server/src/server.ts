@@ -126,7 +126,7 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
     const volumes = new VolumeCache(1000);
     const reads = await orderReads(store.db);
     storeReads = reads;
-    const events = new OrderEvents();
+    const events = new OrderEvents(reads.keepsWritten);
     events.subscribe((orderId, written) => reads.changed(orderId, written));
     events.subscribe(() => volumes.changed());
     const quoteEngine = { config, catalogue, prices, bitcoinNetwork: bitcoin.network, bitcoinFeeRate: bitcoin.feeRate() };

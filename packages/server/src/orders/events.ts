@@ -10,6 +10,9 @@ type Listener = (orderId: string, written?: OrderRow) => void;
 export class OrderEvents {
   private readonly listeners: Listener[] = [];
 
+  /** Whether a subscriber keeps the row as written: writers ask the store for it only then. */
+  constructor(readonly keepsWritten: boolean) {}
+
   subscribe(listener: Listener): void {
     this.listeners.push(listener);
   }

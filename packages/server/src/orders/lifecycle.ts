@@ -202,7 +202,7 @@ export class Lifecycle {
     if (order.route === 'offramp' && !order.payout_txid) {
       const txid = await this.once(db, order, 'payout');
       if (!txid) return undefined;
-      this.events.changed(order.id, await markPayoutSent(db, order.id, txid, now));
+      this.events.changed(order.id, (await markPayoutSent(db, order.id, txid, now, this.events.keepsWritten))?.row);
       return this.chains.nextCheckMs({ ...chainOrder, payoutSentMs: now }, now);
     }
     if (order.route === 'offramp' && !this.chains.payoutConfirmed(chainOrder, now)) return this.chains.nextCheckMs(chainOrder, now);
@@ -241,10 +241,11 @@ export class Lifecycle {
     if (malformed) throw invalidRequest(`txHash is not a ${order.src_chain} transaction hash`, { expected: malformed, actual: txHash! });
     const hash = txHash ? normalizeHash(txHash) : simulatedHash(kind, `source:${order.id}`);
     const seenMs = this.clock.now();
-    const written = await markSourceSeen(this.db, order.id, hash, seenMs);
-    if (!written) throw conflict('the order already has a source transaction, or is settled');
-    this.events.changed(order.id, written);
-    return written;
+    // The row as written whatever the view keeps: it is the control's answer.
+    const seen = await markSourceSeen(this.db, order.id, hash, seenMs, true);
+    if (!seen) throw conflict('the order already has a source transaction, or is settled');
+    this.events.changed(order.id, seen.row);
+    return seen.row!;
   }
 
   async force(orderId: string, outcome: ForcedOutcome, reason?: string): Promise<OrderRow> {
@@ -263,8 +264,8 @@ export class Lifecycle {
   }
 
   private async settle(db: Queryable, order: OrderRow, status: 'success' | 'failed' | 'refunded', outcome: Outcome): Promise<boolean> {
-    const settled = await settleOrder(db, order, status, outcome, this.clock.now());
-    if (settled) this.events.changed(order.id, settled);
+    const settled = await settleOrder(db, order, status, outcome, this.clock.now(), this.events.keepsWritten);
+    if (settled) this.events.changed(order.id, settled.row);
     return settled !== undefined;
   }
 

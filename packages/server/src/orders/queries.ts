@@ -70,19 +70,31 @@ const columns = `
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** The order as a statement wrote it, from the CTE named `written` that inserted or updated it (`RETURNING *`). */
-const writtenOrder = (written: string) => `SELECT to_json(o) AS row FROM (SELECT ${columns} FROM ${written}) o`;
+/** A write of an order that happened, and the order as written when it was asked for. */
+export interface Written {
+  row?: OrderRow;
+}
 
-/** Writes the order and its place on the lifecycle's agenda, due its first look; answers the order as written. */
-export async function insertOrder(db: Queryable, order: NewOrder): Promise<OrderRow> {
-  const [inserted] = await db.query<{ row: OrderRow }>(
+/**
+ * What a write answers, from the CTE named `cte` that inserted or updated the order (`RETURNING *`):
+ * the order as written when `row` (a view keeps it: OrderEvents.keepsWritten), else only that it
+ * happened. On PostgreSQL the row cost CPU a write that no view used (bench/README.md).
+ */
+const writeAnswer = (cte: string, row: boolean) =>
+  row ? `SELECT to_json(o) AS row FROM (SELECT ${columns} FROM ${cte}) o` : `SELECT NULL AS row FROM ${cte}`;
+
+const written = ([answer]: Array<{ row: OrderRow | null }>): Written | undefined => answer && (answer.row ? { row: answer.row } : {});
+
+/** Writes the order and its place on the lifecycle's agenda, due its first look; answers the order as written when `row`. */
+export async function insertOrder(db: Queryable, order: NewOrder, row: boolean): Promise<Written> {
+  const inserted = await db.query<{ row: OrderRow | null }>(
     `WITH inserted AS (
        INSERT INTO orders (id, quote_id, api_version, route, src_chain, src_token, src_amount, dst_chain, dst_token, dst_amount,
          sender, recipient, refund_address, deposit_address, op_return_data, estimated_time_secs, created_at, updated_at, client)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17, $18)
        RETURNING *),
      scheduled AS (INSERT INTO order_agenda (order_id, due_at) SELECT id, $19 FROM inserted)
-     ${writtenOrder('inserted')}`,
+     ${writeAnswer('inserted', row)}`,
     [
       order.id,
       order.quote_id,
@@ -105,7 +117,7 @@ export async function insertOrder(db: Queryable, order: NewOrder): Promise<Order
       iso(order.first_look_ms),
     ],
   );
-  return inserted!.row;
+  return written(inserted)!;
 }
 
 /**
@@ -230,37 +242,37 @@ export async function scheduleOrder(db: Queryable, due: DueOrder, nextMs: number
 }
 
 /**
- * Records the source transaction once, and makes the order due a look; answers the order as written,
- * or undefined when it already has one (or is settled).
+ * Records the source transaction once, and makes the order due a look; undefined when it already has
+ * one (or is settled).
  */
-export async function markSourceSeen(db: Queryable, id: string, txHash: string, atMs: number): Promise<OrderRow | undefined> {
-  const [seen] = await db.query<{ row: OrderRow }>(
+export async function markSourceSeen(db: Queryable, id: string, txHash: string, atMs: number, row: boolean): Promise<Written | undefined> {
+  const seen = await db.query<{ row: OrderRow | null }>(
     `WITH seen AS (
        UPDATE orders SET src_tx_hash = $2, src_seen_at = $3, updated_at = $3
        WHERE id = $1 AND src_tx_hash IS NULL AND status = 'inProgress' RETURNING *),
      due AS (UPDATE order_agenda SET due_at = $3 FROM seen WHERE order_agenda.order_id = seen.id)
-     ${writtenOrder('seen')}`,
+     ${writeAnswer('seen', row)}`,
     [id, txHash, iso(atMs)],
   );
-  return seen?.row;
+  return written(seen);
 }
 
-/** Answers the order as written, or undefined when its payout was recorded before (or it is settled). */
-export async function markPayoutSent(db: Queryable, id: string, txid: string, atMs: number): Promise<OrderRow | undefined> {
-  const [sent] = await db.query<{ row: OrderRow }>(
+/** Undefined when the order's payout was recorded before (or it is settled). */
+export async function markPayoutSent(db: Queryable, id: string, txid: string, atMs: number, row: boolean): Promise<Written | undefined> {
+  const sent = await db.query<{ row: OrderRow | null }>(
     `WITH sent AS (
        UPDATE orders SET payout_txid = $2, payout_sent_at = $3, updated_at = $3
        WHERE id = $1 AND status = 'inProgress' AND payout_txid IS NULL RETURNING *)
-     ${writtenOrder('sent')}`,
+     ${writeAnswer('sent', row)}`,
     [id, txid, iso(atMs)],
   );
-  return sent?.row;
+  return written(sent);
 }
 
 /**
  * Settles an order still in progress (it leaves the lifecycle's agenda) and returns its reserved
- * liquidity in the same statement: spent on success, released otherwise. Answers the order as
- * written, or undefined when it was already settled.
+ * liquidity in the same statement: spent on success, released otherwise. Undefined when the order
+ * was already settled.
  */
 export async function settleOrder(
   db: Queryable,
@@ -268,19 +280,20 @@ export async function settleOrder(
   status: Exclude<OrderStatus, 'inProgress'>,
   outcome: Outcome,
   atMs: number,
-): Promise<OrderRow | undefined> {
+  row: boolean,
+): Promise<Written | undefined> {
   // One statement, so that the liquidity row is locked before the client's (by the trigger at its end), as create-order locks them.
-  const [settled] = await db.query<{ row: OrderRow }>(
+  const settled = await db.query<{ row: OrderRow | null }>(
     `WITH settled AS (
        UPDATE orders SET status = $2, outcome = $3::text::jsonb, updated_at = $4 WHERE id = $1 AND status = 'inProgress' RETURNING *),
      unscheduled AS (DELETE FROM order_agenda WHERE order_id IN (SELECT id FROM settled)),
      released AS (
        UPDATE liquidity SET reserved = reserved - $7::numeric, total = total - CASE WHEN $8 THEN $7::numeric ELSE 0 END
        WHERE chain = $5 AND token = $6 AND EXISTS (SELECT 1 FROM settled))
-     ${writtenOrder('settled')}`,
+     ${writeAnswer('settled', row)}`,
     [order.id, status, JSON.stringify(outcome), iso(atMs), order.dst_chain, order.dst_token, order.dst_amount, status === 'success'],
   );
-  return settled?.row;
+  return written(settled);
 }
 
 /**

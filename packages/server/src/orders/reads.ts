@@ -27,6 +27,8 @@ export interface OrderReads {
   find(idOrHash: string): Promise<OrderRow | undefined>;
   /** The order's row was written (committed), as `written` when the writer has it; the next read must see it. */
   changed(orderId: string, written?: OrderRow): void;
+  /** Whether `changed` keeps the row as written. */
+  readonly keepsWritten: boolean;
   close(): Promise<void>;
 }
 
@@ -56,6 +58,7 @@ export async function orderReads(db: Database): Promise<OrderReads> {
 }
 
 class EmbeddedOrderReads implements OrderReads {
+  readonly keepsWritten = true;
   private readonly rows: LRUCache<string, OrderRow>;
   /** Bumped by every write: a read that started before a write does not fill the view. */
   private generation = 0;
@@ -99,6 +102,11 @@ interface WaitingRead {
 }
 
 class ListeningOrderReads implements OrderReads {
+  /**
+   * The row as written is not kept: another instance's later write can be notified before this
+   * write's answer arrives, and the view would then hold the older row.
+   */
+  readonly keepsWritten = false;
   private readonly rows: LRUCache<string, OrderRow>;
   /** Undefined while the listening connection is down: then nothing is kept. */
   private connection: ListeningConnection | undefined;
@@ -154,10 +162,6 @@ class ListeningOrderReads implements OrderReads {
     });
   }
 
-  /**
-   * The row as written is not kept: another instance's later write can be notified before this
-   * write's answer arrives, and the view would then hold the older row.
-   */
   changed(orderId: string): void {
     this.rows.delete(orderId);
     if (this.reading) this.changedWhileReading.add(orderId);

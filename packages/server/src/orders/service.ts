@@ -186,7 +186,7 @@ export class OrderService {
           created_ms: clock.now(),
           client: client?.id ?? null,
         };
-        const written = await insertOrder(tx, { ...order, first_look_ms: this.deps.firstLookMs(order) });
+        const written = await insertOrder(tx, { ...order, first_look_ms: this.deps.firstLookMs(order) }, this.deps.events.keepsWritten);
         // The rows every order of a route and of a client shares, locked last (migration 011): liquidity, then the client's.
         const reservation = await reserveLiquidity(tx, reserveToken.chain, reserveToken.address, reserveToken.amount);
         if (!reservation.reserved) {
@@ -200,7 +200,7 @@ export class OrderService {
         return { response: result.response, written };
       });
       // Committed: what keeps orders in memory (the view of orders, get-quote's volume sums) must see it.
-      this.deps.events.changed(orderId, written);
+      this.deps.events.changed(orderId, written.row);
       return response;
     } catch (error) {
       // Two requests with one quote on PostgreSQL: the second insert hits the unique quote_id.
@@ -353,14 +353,14 @@ export class OrderService {
       throw new DomainError('NON_COMPLIANT_ADDRESSES', 'the transaction involves screened addresses', { addresses: denied });
 
     const registered = await db.transaction(async (tx) => {
-      const written = await markSourceSeen(tx, order.id, payment.txid, clock.now());
+      const written = await markSourceSeen(tx, order.id, payment.txid, clock.now(), this.deps.events.keepsWritten);
       if (!written) return undefined;
       await recordBitcoinTransaction(tx, payment.txid, hex, order.id);
       // Broadcast last: a failure rolls the claim back, and a second registration waits on the row.
       await bitcoin.broadcast(hex);
       return written;
     });
-    if (registered) this.deps.events.changed(order.id, registered);
+    if (registered) this.deps.events.changed(order.id, registered.row);
     else {
       // Another request registered a payment first: the same one is fine, another is not.
       const current = await findOrder(db, orderId);
