@@ -144,7 +144,7 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
       view,
       reads,
       events,
-      firstLookMs: (order) => lifecycle.firstLookMs(order),
+      nextLookMs: (order, now) => lifecycle.nextLookMs(order, now),
     });
     const settlement =
       options.adapters?.settlement ??

@@ -68,7 +68,7 @@ describe('the borders between the domain modules', () => {
     }
   });
 
-  it('the domain tells a duplicate by the store error, not by an SQL state', () => {
+  it('only the store reads SQL states: a duplicate order is a conflict the insert reports', () => {
     for (const file of files.filter((name) => !name.startsWith('store/')))
       expect(readFileSync(join(source, file), 'utf8'), file).not.toMatch(/'23505'|SQLSTATE/);
   });

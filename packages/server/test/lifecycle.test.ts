@@ -112,11 +112,19 @@ describe('an advance while a look that read the old time is under way', () => {
   });
   afterAll(() => server.close());
 
+  /**
+   * An order whose source was just seen is due its next look when that source confirms. Due now
+   * instead, as an adapter polling a chain would have it, the look finds it unconfirmed at the old
+   * time and writes its next due time.
+   */
+  const dueNow = (id: string) => server.services.db.query('UPDATE order_agenda SET due_at = to_timestamp(0) WHERE order_id = $1', [id]);
+
   it('looks at that order again at the new time before it answers', async () => {
     const api = client(server.url);
     const created = await api.post('/v4/create-order', (await api.quote(offrampParams({ amount: '1800000' }))).body);
     const id = created.body.offramp.order_id as string;
     expect((await api.post(`/sandbox/orders/${id}/source-sent`, {})).status).toBe(200);
+    await dueNow(id);
 
     // The store holds the look's next due time back (its source is not confirmed yet at the old
     // time) until the advance's pass reads the orders due, or a second has passed.
@@ -151,6 +159,7 @@ describe('an advance while a look that read the old time is under way', () => {
     const created = await api.post('/v4/create-order', (await api.quote(offrampParams({ amount: '1900000' }))).body);
     const id = created.body.offramp.order_id as string;
     expect((await api.post(`/sandbox/orders/${id}/source-sent`, {})).status).toBe(200);
+    await dueNow(id);
 
     // The look at the old time is held at its reschedule; a pass that starts meanwhile (the
     // background loop's, after the clock moved) leaves the order out, and is held until the look has ended.

@@ -31,7 +31,7 @@ import {
   scheduleOrder,
   settleOrder,
   type DueOrder,
-  type NewOrder,
+  type OrderFacts,
   type OrderRow,
   type Outcome,
   type SettlementTransfer,
@@ -185,25 +185,28 @@ export class Lifecycle {
 
   /**
    * Looks at one order due: settles it, or does what is due next. Resolves to when it is next due
-   * a look, or undefined to leave it as it is: settled (it left the agenda), or due still while
-   * another instance performs its effect (the next pass looks again, and `catchUp` waits for it).
+   * a look, or undefined to leave it as it is: settled (it left the agenda), its payout written with
+   * its next look, or due still while another instance performs its effect (the next pass looks
+   * again, and `catchUp` waits for it).
    */
   private async visit(order: OrderRow, now: number): Promise<number | undefined> {
     const db = this.db.background;
     const chainOrder = settlementOrder(order);
+    const waiting = this.waitingUntil(chainOrder, now);
+    if (waiting !== undefined) return waiting;
     if (chainOrder.sourceSeenMs === null) {
-      if (!this.chains.paymentWindowClosed(chainOrder, now)) return this.chains.nextCheckMs(chainOrder, now);
       await this.settle(db, order, 'failed', {
         failed: { reason: 'expired', message: 'no source transaction was seen in time; the reserved liquidity is released' },
       });
       return undefined;
     }
-    if (!this.chains.sourceConfirmed(chainOrder, now)) return this.chains.nextCheckMs(chainOrder, now);
     if (order.route === 'offramp' && !order.payout_txid) {
       const txid = await this.once(db, order, 'payout');
       if (!txid) return undefined;
-      this.events.changed(order.id, (await markPayoutSent(db, order.id, txid, now, this.events.keepsWritten))?.row);
-      return this.chains.nextCheckMs({ ...chainOrder, payoutSentMs: now }, now);
+      // Its next look goes with the payout's write, later than this pass's now (as in pass()).
+      const nextMs = Math.max(this.chains.nextCheckMs({ ...chainOrder, payoutSentMs: now }, now), now + 1);
+      this.events.changed(order.id, (await markPayoutSent(db, order.id, txid, now, nextMs, this.events.keepsWritten))?.row);
+      return undefined;
     }
     if (order.route === 'offramp' && !this.chains.payoutConfirmed(chainOrder, now)) return this.chains.nextCheckMs(chainOrder, now);
     const delivery = await this.delivery(db, order);
@@ -213,23 +216,19 @@ export class Lifecycle {
   }
 
   /**
-   * When a new order is first due a look: what its first look would write, so that the lifecycle
-   * does not look at every order as it is created only to learn that (bench/README.md,
-   * "Measurements behind the code"). Due at once when its payment window is already closed.
+   * When the lifecycle should next look at an order as just written (created, or its source
+   * transaction seen): what a look now would write, so that it does not look only to learn that
+   * (bench/README.md, "Measurements behind the code"). Now when something is due: its payment
+   * window closed, or its source transaction confirmed.
    */
-  firstLookMs(order: Omit<NewOrder, 'first_look_ms'>): number {
-    const chainOrder = settlementOrder({
-      ...order,
-      seq: '',
-      status: 'inProgress',
-      src_tx_hash: null,
-      src_seen_ms: null,
-      payout_txid: null,
-      payout_sent_ms: null,
-      outcome: null,
-    });
-    const now = order.created_ms;
-    return this.chains.paymentWindowClosed(chainOrder, now) ? now : this.chains.nextCheckMs(chainOrder, now);
+  nextLookMs(order: OrderFacts, now: number): number {
+    return this.waitingUntil(settlementOrder(order), now) ?? now;
+  }
+
+  /** While an order waits on the chains (for its payment, or its source's confirmations): when they may next have news of it. */
+  private waitingUntil(order: SettlementOrder, now: number): number | undefined {
+    const waiting = order.sourceSeenMs === null ? !this.chains.paymentWindowClosed(order, now) : !this.chains.sourceConfirmed(order, now);
+    return waiting ? this.chains.nextCheckMs(order, now) : undefined;
   }
 
   /** The user sent the source transaction of an offramp or token swap: the indexer sees it now. */
@@ -241,8 +240,9 @@ export class Lifecycle {
     if (malformed) throw invalidRequest(`txHash is not a ${order.src_chain} transaction hash`, { expected: malformed, actual: txHash! });
     const hash = txHash ? normalizeHash(txHash) : simulatedHash(kind, `source:${order.id}`);
     const seenMs = this.clock.now();
+    const nextLookMs = this.nextLookMs({ ...order, src_tx_hash: hash, src_seen_ms: seenMs }, seenMs);
     // The row as written whatever the view keeps: it is the control's answer.
-    const seen = await markSourceSeen(this.db, order.id, hash, seenMs, true);
+    const seen = await markSourceSeen(this.db, order.id, hash, seenMs, nextLookMs, true);
     if (!seen) throw conflict('the order already has a source transaction, or is settled');
     this.events.changed(order.id, seen.row);
     return seen.row!;
@@ -349,7 +349,7 @@ export class Lifecycle {
 const conflict = (message: string) => new OrderStateError(message);
 
 /** The order in the terms the chain adapters take. */
-function settlementOrder(row: OrderRow): SettlementOrder {
+function settlementOrder(row: OrderFacts): SettlementOrder {
   return {
     id: row.id,
     route: row.route,

@@ -47,6 +47,26 @@ export interface OrderRow {
   created_ms: number;
 }
 
+/** What the chain adapters decide an order's next step on. */
+export type OrderFacts = Pick<
+  OrderRow,
+  | 'id'
+  | 'route'
+  | 'src_chain'
+  | 'src_token'
+  | 'src_amount'
+  | 'dst_chain'
+  | 'dst_token'
+  | 'dst_amount'
+  | 'recipient'
+  | 'refund_address'
+  | 'sender'
+  | 'created_ms'
+  | 'src_seen_ms'
+  | 'src_tx_hash'
+  | 'payout_sent_ms'
+>;
+
 export type NewOrder = Omit<
   OrderRow,
   'seq' | 'status' | 'src_tx_hash' | 'src_seen_ms' | 'payout_txid' | 'payout_sent_ms' | 'outcome' | 'created_ms'
@@ -85,14 +105,17 @@ const writeAnswer = (cte: string, row: boolean) =>
 
 const written = ([answer]: Array<{ row: OrderRow | null }>): Written | undefined => answer && (answer.row ? { row: answer.row } : {});
 
-/** Writes the order and its place on the lifecycle's agenda, due its first look; answers the order as written when `row`. */
-export async function insertOrder(db: Queryable, order: NewOrder, row: boolean): Promise<Written> {
+/**
+ * Writes the order and its place on the lifecycle's agenda, due its first look; answers the order as
+ * written when `row`, and undefined when its quote has an order already (nothing is written).
+ */
+export async function insertOrder(db: Queryable, order: NewOrder, row: boolean): Promise<Written | undefined> {
   const inserted = await db.query<{ row: OrderRow | null }>(
     `WITH inserted AS (
        INSERT INTO orders (id, quote_id, api_version, route, src_chain, src_token, src_amount, dst_chain, dst_token, dst_amount,
          sender, recipient, refund_address, deposit_address, op_return_data, estimated_time_secs, created_at, updated_at, client)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17, $18)
-       RETURNING *),
+       ON CONFLICT (quote_id) DO NOTHING RETURNING *),
      scheduled AS (INSERT INTO order_agenda (order_id, due_at) SELECT id, $19 FROM inserted)
      ${writeAnswer('inserted', row)}`,
     [
@@ -117,7 +140,7 @@ export async function insertOrder(db: Queryable, order: NewOrder, row: boolean):
       iso(order.first_look_ms),
     ],
   );
-  return written(inserted)!;
+  return written(inserted);
 }
 
 /**
@@ -242,29 +265,44 @@ export async function scheduleOrder(db: Queryable, due: DueOrder, nextMs: number
 }
 
 /**
- * Records the source transaction once, and makes the order due a look; undefined when it already has
- * one (or is settled).
+ * Records the source transaction once, and when the lifecycle next looks at the order; undefined
+ * when it already has one (or is settled).
  */
-export async function markSourceSeen(db: Queryable, id: string, txHash: string, atMs: number, row: boolean): Promise<Written | undefined> {
+export async function markSourceSeen(
+  db: Queryable,
+  id: string,
+  txHash: string,
+  atMs: number,
+  nextLookMs: number,
+  row: boolean,
+): Promise<Written | undefined> {
   const seen = await db.query<{ row: OrderRow | null }>(
     `WITH seen AS (
        UPDATE orders SET src_tx_hash = $2, src_seen_at = $3, updated_at = $3
        WHERE id = $1 AND src_tx_hash IS NULL AND status = 'inProgress' RETURNING *),
-     due AS (UPDATE order_agenda SET due_at = $3 FROM seen WHERE order_agenda.order_id = seen.id)
+     due AS (UPDATE order_agenda SET due_at = $4 FROM seen WHERE order_agenda.order_id = seen.id)
      ${writeAnswer('seen', row)}`,
-    [id, txHash, iso(atMs)],
+    [id, txHash, iso(atMs), iso(nextLookMs)],
   );
   return written(seen);
 }
 
-/** Undefined when the order's payout was recorded before (or it is settled). */
-export async function markPayoutSent(db: Queryable, id: string, txid: string, atMs: number, row: boolean): Promise<Written | undefined> {
+/** Records the payout once, and when the lifecycle next looks at the order; undefined when it was recorded before (or the order is settled). */
+export async function markPayoutSent(
+  db: Queryable,
+  id: string,
+  txid: string,
+  atMs: number,
+  nextLookMs: number,
+  row: boolean,
+): Promise<Written | undefined> {
   const sent = await db.query<{ row: OrderRow | null }>(
     `WITH sent AS (
        UPDATE orders SET payout_txid = $2, payout_sent_at = $3, updated_at = $3
-       WHERE id = $1 AND status = 'inProgress' AND payout_txid IS NULL RETURNING *)
+       WHERE id = $1 AND status = 'inProgress' AND payout_txid IS NULL RETURNING *),
+     due AS (UPDATE order_agenda SET due_at = $4 FROM sent WHERE order_agenda.order_id = sent.id)
      ${writeAnswer('sent', row)}`,
-    [id, txid, iso(atMs)],
+    [id, txid, iso(atMs), iso(nextLookMs)],
   );
   return written(sent);
 }

@@ -32,7 +32,7 @@ import { lockRouteVolume } from '../volumes/queries.js';
 import type { QuoteEngineContext } from '../quote/engine.js';
 import { requote } from '../quote/requote.js';
 import type { QuoteSeal } from '../quote/seal.js';
-import { UniqueViolation, type Database, type Queryable } from '../store/database.js';
+import type { Database, Queryable } from '../store/database.js';
 import type { CursorCodec } from './cursor.js';
 import {
   findOrder,
@@ -46,7 +46,7 @@ import {
   takeUnpaidPlace,
   recordBitcoinTransaction,
   reserveLiquidity,
-  type NewOrder,
+  type OrderFacts,
   type OrderRow,
 } from './queries.js';
 import type { OrderEvents } from './events.js';
@@ -67,8 +67,8 @@ export interface OrderServiceDeps {
   view: OrderView;
   reads: OrderReads;
   events: OrderEvents;
-  /** When the lifecycle first looks at a new order (orders/lifecycle.ts firstLookMs). */
-  firstLookMs(order: Omit<NewOrder, 'first_look_ms'>): number;
+  /** When the lifecycle next looks at an order as just written (orders/lifecycle.ts nextLookMs). */
+  nextLookMs(order: OrderFacts, now: number): number;
 }
 
 type QuoteBody = Record<string, unknown> & {
@@ -151,65 +151,62 @@ export class OrderService {
     const reserveToken = quote.outputAmount;
     // Read before the transaction: an indexer's answer is no part of it, and it would hold the locks while it waits.
     const senderUtxos = route === 'onramp' && quote.sender ? await this.deps.bitcoin.utxos(quote.sender) : undefined;
-    try {
-      const { response, written } = await db.transaction(async (tx) => {
+    const { response, written } = await db.transaction(async (tx) => {
+      if (limitedRoute) {
+        // A quote sent again is a duplicate before it is over a limit: looked up ahead of the limits, which come before the insert.
         const existing = await orderByQuote(tx, quoteId);
         if (existing) throw duplicate(existing);
-        if (limitedRoute) {
-          await lockRouteVolume(tx, limitedRoute.srcChain, limitedRoute.src.address);
-          const account = quote.sender ?? this.refundAddress(route, quote) ?? undefined;
-          await checkVolumeLimits(tx, this.deps.catalogue, limitedRoute, {
-            amount: BigInt(quote.inputAmount.amount),
-            account,
-            nowMs: clock.now(),
-          });
-        }
-        const result =
-          route === 'onramp' ? await this.onrampOrder(tx, orderId, quote, senderUtxos) : this.sourceTransactionOrder(route, orderId, quote);
-        const order = {
-          id: orderId,
-          quote_id: quoteId,
-          api_version: apiVersion,
-          route,
-          src_chain: quote.inputAmount.chain,
-          src_token: quote.inputAmount.address,
-          src_amount: quote.inputAmount.amount,
-          dst_chain: quote.outputAmount.chain,
-          dst_token: quote.outputAmount.address,
-          dst_amount: quote.outputAmount.amount,
-          sender: this.stored(quote.inputAmount.chain, quote.sender),
-          recipient: this.stored(quote.outputAmount.chain, quote.recipient)!,
-          refund_address: this.stored(quote.inputAmount.chain, this.refundAddress(route, quote)),
-          deposit_address: result.depositAddress,
-          op_return_data: result.opReturnData,
-          estimated_time_secs: quote.estimatedTimeInSecs ?? 0,
-          created_ms: clock.now(),
-          client: client?.id ?? null,
-        };
-        const written = await insertOrder(tx, { ...order, first_look_ms: this.deps.firstLookMs(order) }, this.deps.events.keepsWritten);
-        // The rows every order of a route and of a client shares, locked last (migration 011): liquidity, then the client's.
-        const reservation = await reserveLiquidity(tx, reserveToken.chain, reserveToken.address, reserveToken.amount);
-        if (!reservation.reserved) {
-          throw new DomainError('INSUFFICIENT_SOLVER_BALANCE', 'the market maker cannot fill this order now', {
-            limit: reservation.available,
-            token: reserveToken.address,
-            chain_id: reserveToken.chain,
-          });
-        }
-        if (client) await this.takeUnpaidPlace(tx, client);
-        return { response: result.response, written };
-      });
-      // Committed: what keeps orders in memory (the view of orders, get-quote's volume sums) must see it.
-      this.deps.events.changed(orderId, written.row);
-      return response;
-    } catch (error) {
-      // Two requests with one quote on PostgreSQL: the second insert hits the unique quote_id.
-      if (error instanceof UniqueViolation) {
-        const existing = await orderByQuote(db, quoteId);
-        if (existing) throw duplicate(existing);
+        await lockRouteVolume(tx, limitedRoute.srcChain, limitedRoute.src.address);
+        const account = quote.sender ?? this.refundAddress(route, quote) ?? undefined;
+        await checkVolumeLimits(tx, this.deps.catalogue, limitedRoute, {
+          amount: BigInt(quote.inputAmount.amount),
+          account,
+          nowMs: clock.now(),
+        });
       }
-      throw error;
-    }
+      const deposit = route === 'onramp' ? await this.deposit(tx, orderId) : undefined;
+      const order = {
+        id: orderId,
+        quote_id: quoteId,
+        api_version: apiVersion,
+        route,
+        src_chain: quote.inputAmount.chain,
+        src_token: quote.inputAmount.address,
+        src_amount: quote.inputAmount.amount,
+        dst_chain: quote.outputAmount.chain,
+        dst_token: quote.outputAmount.address,
+        dst_amount: quote.outputAmount.amount,
+        sender: this.stored(quote.inputAmount.chain, quote.sender),
+        recipient: this.stored(quote.outputAmount.chain, quote.recipient)!,
+        refund_address: this.stored(quote.inputAmount.chain, this.refundAddress(route, quote)),
+        deposit_address: deposit?.address ?? null,
+        op_return_data: deposit?.opReturnData ?? null,
+        estimated_time_secs: quote.estimatedTimeInSecs ?? 0,
+        created_ms: clock.now(),
+        client: client?.id ?? null,
+      };
+      const firstLookMs = this.deps.nextLookMs({ ...order, src_tx_hash: null, src_seen_ms: null, payout_sent_ms: null }, order.created_ms);
+      const written = await insertOrder(tx, { ...order, first_look_ms: firstLookMs }, this.deps.events.keepsWritten);
+      // The quote has an order already. On PostgreSQL the insert waited for the transaction that wrote it to commit.
+      if (!written) throw duplicate((await orderByQuote(tx, quoteId))!);
+      const response = deposit
+        ? this.onrampResponse(orderId, quote, deposit, senderUtxos)
+        : this.sourceTransactionResponse(route as 'offramp' | 'tokenSwap', orderId, quote);
+      // The rows every order of a route and of a client shares, locked last (migration 011): liquidity, then the client's.
+      const reservation = await reserveLiquidity(tx, reserveToken.chain, reserveToken.address, reserveToken.amount);
+      if (!reservation.reserved) {
+        throw new DomainError('INSUFFICIENT_SOLVER_BALANCE', 'the market maker cannot fill this order now', {
+          limit: reservation.available,
+          token: reserveToken.address,
+          chain_id: reserveToken.chain,
+        });
+      }
+      if (client) await this.takeUnpaidPlace(tx, client);
+      return { response, written };
+    });
+    // Committed: what keeps orders in memory (the view of orders, get-quote's volume sums) must see it.
+    this.deps.events.changed(orderId, written.row);
+    return response;
   }
 
   /** V4 quotes carry refundAddress; V3 offramps name the owner, who reclaims the funds. */
@@ -234,11 +231,20 @@ export class OrderService {
     return address ? normalizeAddress(this.deps.catalogue.kindOf(chain), address) : null;
   }
 
-  private async onrampOrder(tx: Queryable, orderId: string, quote: QuoteBody, senderUtxos: Utxo[] | undefined) {
-    const { bitcoin, depositAddresses } = this.deps;
-    const address = depositAddresses.at(await nextDepositAddressIndex(tx));
+  /** An onramp's deposit address and the OP_RETURN data that ties its payment to it. */
+  private async deposit(tx: Queryable, orderId: string): Promise<{ address: string; opReturnData: string }> {
+    const address = this.deps.depositAddresses.at(await nextDepositAddressIndex(tx));
     // Ties the payment to the order: register-tx looks for exactly these 32 bytes.
-    const opReturnData = createHash('sha256').update(`order:${orderId}`).digest('hex');
+    return { address, opReturnData: createHash('sha256').update(`order:${orderId}`).digest('hex') };
+  }
+
+  private onrampResponse(
+    orderId: string,
+    quote: QuoteBody,
+    { address, opReturnData }: { address: string; opReturnData: string },
+    senderUtxos: Utxo[] | undefined,
+  ): GatewayCreateOrderV3 {
+    const { bitcoin } = this.deps;
     let psbtHex: string | null = null;
     if (quote.sender && senderUtxos) {
       try {
@@ -259,14 +265,10 @@ export class OrderService {
         });
       }
     }
-    return {
-      depositAddress: address,
-      opReturnData,
-      response: { onramp: { order_id: orderId, address, op_return_data: opReturnData, psbt_hex: psbtHex } } as GatewayCreateOrderV3,
-    };
+    return { onramp: { order_id: orderId, address, op_return_data: opReturnData, psbt_hex: psbtHex } } as GatewayCreateOrderV3;
   }
 
-  private sourceTransactionOrder(route: 'offramp' | 'tokenSwap', orderId: string, quote: QuoteBody) {
+  private sourceTransactionResponse(route: 'offramp' | 'tokenSwap', orderId: string, quote: QuoteBody): GatewayCreateOrderV3 {
     const { catalogue, bitcoin } = this.deps;
     const chain = catalogue.chain(quote.inputAmount.chain)!;
     const slippage = BigInt(quote.slippage);
@@ -287,10 +289,9 @@ export class OrderService {
       affiliate: quote.affiliate ?? null,
       bitcoinNetwork: bitcoin.network,
     });
-    const response = (
+    return (
       route === 'offramp' ? { offramp: { order_id: orderId, tx } } : { tokenSwap: { order_id: orderId, tx } }
     ) as GatewayCreateOrderV3;
-    return { depositAddress: null, opReturnData: null, response };
   }
 
   /**
@@ -353,7 +354,9 @@ export class OrderService {
       throw new DomainError('NON_COMPLIANT_ADDRESSES', 'the transaction involves screened addresses', { addresses: denied });
 
     const registered = await db.transaction(async (tx) => {
-      const written = await markSourceSeen(tx, order.id, payment.txid, clock.now(), this.deps.events.keepsWritten);
+      const seenMs = clock.now();
+      const nextLookMs = this.deps.nextLookMs({ ...order, src_tx_hash: payment.txid, src_seen_ms: seenMs }, seenMs);
+      const written = await markSourceSeen(tx, order.id, payment.txid, seenMs, nextLookMs, this.deps.events.keepsWritten);
       if (!written) return undefined;
       await recordBitcoinTransaction(tx, payment.txid, hex, order.id);
       // Broadcast last: a failure rolls the claim back, and a second registration waits on the row.
