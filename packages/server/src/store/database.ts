@@ -6,6 +6,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { DependencyUnavailable } from '../errors.js';
+import { EmbeddedStatements } from './embedded-statements.js';
 import { createEmbedded } from './empty-store.js';
 
 export interface Queryable {
@@ -53,17 +54,6 @@ export interface ListeningConnection extends Queryable {
 }
 
 /**
- * A write a unique constraint refused (SQLSTATE 23505), whichever engine refused it: the store says
- * it in its own terms, so that the domain tells a duplicate without reading SQL states.
- */
-export class UniqueViolation extends Error {
-  constructor(readonly cause: unknown) {
-    super((cause as Error).message);
-    this.name = 'UniqueViolation';
-  }
-}
-
-/**
  * Errors that say the database cannot be reached or is not serving now (it restarts, fails over, is
  * down), rather than that the request was wrong: SQLSTATE classes 08 (connection exception) and 57P
  * (operator intervention: shutdown, cannot connect now), the socket's own errors, and the driver's
@@ -82,9 +72,8 @@ export function isUnavailable(error: unknown): boolean {
   );
 }
 
-/** The engine's error in the store's terms: a UniqueViolation, a DependencyUnavailable, or as it is. */
+/** The engine's error in the store's terms: a DependencyUnavailable, or as it is. */
 function translated(error: unknown): unknown {
-  if ((error as { code?: string }).code === '23505') return new UniqueViolation(error);
   return isUnavailable(error) ? new DependencyUnavailable('database', error) : error;
 }
 
@@ -132,20 +121,18 @@ const inMemoryStartParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers
 
 async function openEmbedded(dataDir: string | undefined): Promise<Database> {
   const db = await createEmbedded(dataDir, dataDir ? PGlite.defaultStartParams : inMemoryStartParams);
+  const statements = new EmbeddedStatements(db);
   const turns = new EmbeddedTurns();
   const embedded = (background: boolean): Database => ({
     engine: 'pglite',
-    query: <Row>(sql: string, params?: unknown[]) =>
-      translating(() => turns.take(async () => (await db.query<Row>(sql, params)).rows, background)),
+    query: <Row>(sql: string, params?: unknown[]) => translating(() => turns.take(() => statements.query<Row>(sql, params), background)),
     ping: () => turns.take(async () => void (await db.query('SELECT 1')), background),
-    // PGlite runs one transaction at a time, so concurrent transactions are serialized.
+    // PGlite runs one transaction at a time, so concurrent transactions are serialized; the
+    // statements of one run in its turn, one after another.
     transaction: (work) =>
       translating(() =>
         turns.take(
-          () =>
-            db.transaction((tx) =>
-              work({ query: async <Row>(sql: string, params?: unknown[]) => (await tx.query<Row>(sql, params)).rows }),
-            ),
+          () => db.transaction((tx) => work({ query: <Row>(sql: string, params?: unknown[]) => statements.query<Row>(sql, params, tx) })),
           background,
         ),
       ),
