@@ -189,9 +189,10 @@ export class OrderService {
       const written = await insertOrder(tx, { ...order, first_look_ms: firstLookMs }, this.deps.events.keepsWritten);
       // The quote has an order already. On PostgreSQL the insert waited for the transaction that wrote it to commit.
       if (!written) throw duplicate((await orderByQuote(tx, quoteId))!);
-      const response = deposit
-        ? this.onrampResponse(orderId, quote, deposit, senderUtxos)
-        : this.sourceTransactionResponse(route as 'offramp' | 'tokenSwap', orderId, quote);
+      const response =
+        route === 'onramp'
+          ? this.onrampResponse(orderId, quote, deposit!, senderUtxos)
+          : this.sourceTransactionResponse(route, orderId, quote);
       // The rows every order of a route and of a client shares, locked last (migration 011): liquidity, then the client's.
       const reservation = await reserveLiquidity(tx, reserveToken.chain, reserveToken.address, reserveToken.amount);
       if (!reservation.reserved) {
