@@ -4,6 +4,7 @@ import { VersionedTransaction } from '@solana/web3.js';
 import * as bitcoin from 'bitcoinjs-lib';
 import { decodeFunctionData, isAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
+import { DepositAddresses } from '../src/chains/bitcoin.js';
 import { gatewayAbi } from '../src/chains/transactions.js';
 import { sandboxConfigFile, type GatewayConfig } from '../src/index.js';
 import {
@@ -55,6 +56,17 @@ describe('create-order', () => {
     expect(outputs[0]).toMatchObject({ address: onramp.address, value: 1000000n });
     expect(Buffer.from(outputs[1]!.script).toString('hex')).toBe(`6a20${onramp.op_return_data}`);
     expect(outputs[2]!.address).toBe(senderAddress);
+  });
+
+  it('takes no deposit address for an onramp quote sent again: the next order gets the next one', async () => {
+    const { config, bitcoin: chain } = server().services;
+    const addresses = new DepositAddresses(config.bitcoin.depositXpub, chain.network);
+    const first = await order(onrampParams());
+    expect((await api.post('/v4/create-order', first.quote)).body).toMatchObject({ code: 'DUPLICATE_ORDER' });
+    const next = await order(onrampParams());
+    const index = Array.from({ length: 200 }, (_, at) => addresses.at(at)).indexOf(first.created.onramp.address);
+    expect(index).toBeGreaterThanOrEqual(0);
+    expect(next.created.onramp.address).toBe(addresses.at(index + 1));
   });
 
   it('gives an EVM offramp calldata to txTo that decodes with the gateway ABI', async () => {

@@ -92,8 +92,8 @@ export class OrderService {
    * create-order. The checks run in the order a client can fix them: the refund address (V4) or
    * the owner (V3, checked before validation by the V3 route), the seal and its expiry (an offramp
    * or token-swap quote without a valid seal: a re-quote), someone who can reclaim the funds, then
-   * in one transaction: the duplicate check, the client's open unpaid orders, the volume limits
-   * (under the route's lock) and the liquidity reservation.
+   * in one transaction: the duplicate check, the volume limits (under the route's lock), the
+   * liquidity reservation and the client's open unpaid orders.
    */
   /** `client`: who asks (`key:<id>` or `ip:<address>`), whose unpaid orders are capped; `keyed` when by an API key. */
   async create(
@@ -152,10 +152,15 @@ export class OrderService {
     // Read before the transaction: an indexer's answer is no part of it, and it would hold the locks while it waits.
     const senderUtxos = route === 'onramp' && quote.sender ? await this.deps.bitcoin.utxos(quote.sender) : undefined;
     const { response, written } = await db.transaction(async (tx) => {
-      if (limitedRoute) {
-        // A quote sent again is a duplicate before it is over a limit: looked up ahead of the limits, which come before the insert.
+      // A quote sent again is a duplicate before it takes what the insert would come too late to
+      // spare: an onramp's deposit address (its sequence does not roll back; two sent at the same
+      // moment on PostgreSQL may still both take one) and a limited route's volume check. Other
+      // routes learn it from the insert.
+      if (route === 'onramp' || limitedRoute) {
         const existing = await orderByQuote(tx, quoteId);
         if (existing) throw duplicate(existing);
+      }
+      if (limitedRoute) {
         await lockRouteVolume(tx, limitedRoute.srcChain, limitedRoute.src.address);
         const account = quote.sender ?? this.refundAddress(route, quote) ?? undefined;
         await checkVolumeLimits(tx, this.deps.catalogue, limitedRoute, {
@@ -187,7 +192,8 @@ export class OrderService {
       };
       const firstLookMs = this.deps.nextLookMs({ ...order, src_tx_hash: null, src_seen_ms: null, payout_sent_ms: null }, order.created_ms);
       const written = await insertOrder(tx, { ...order, first_look_ms: firstLookMs }, this.deps.events.keepsWritten);
-      // The quote has an order already. On PostgreSQL the insert waited for the transaction that wrote it to commit.
+      // The quote has an order already: written since the look above, or on a route that does not look.
+      // On PostgreSQL the insert waited for the transaction that wrote it to commit.
       if (!written) throw duplicate((await orderByQuote(tx, quoteId))!);
       const response =
         route === 'onramp'
