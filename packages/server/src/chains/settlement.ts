@@ -55,8 +55,9 @@ export interface SettlementAdapter {
   payoutConfirmed(order: SettlementOrder, nowMs: number): boolean;
   /**
    * When the answers above may next change for this order (Unix ms, after `nowMs`): the lifecycle
-   * looks at the order again then, and not before unless something happens to it (its source
-   * transaction is registered, its payout sent). An adapter that polls a chain answers its polling time.
+   * looks at the order again then. When something happens to it (its source transaction is
+   * registered, its payout sent), it is asked again with the new facts, and the order is due then.
+   * An adapter that polls a chain answers its polling time.
    */
   nextCheckMs(order: SettlementOrder, nowMs: number): number;
   /** Sends the Bitcoin payout of an offramp; resolves to its txid. */

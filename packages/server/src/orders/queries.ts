@@ -254,7 +254,8 @@ export async function dueOrders(
 
 /**
  * When an order looked at is next due a look, unless something happened to it meanwhile (its due
- * time is no longer the one read): then it stays due now. Settled orders have left the agenda.
+ * time is no longer the one read): then the due time that write set stays. Settled orders have left
+ * the agenda.
  */
 export async function scheduleOrder(db: Queryable, due: DueOrder, nextMs: number): Promise<void> {
   await db.query('UPDATE order_agenda SET due_at = $3 WHERE order_id = $1 AND due_at = $2::timestamptz', [

@@ -3,8 +3,9 @@
  * one exchange with PGlite (Bind, Describe, Execute, Sync). PGlite's own `query` parses and plans
  * the text anew every time, in six exchanges: an order's update took 350 µs against 700, a read by
  * id 160 against 450 (bench/README.md, "Measurements behind the code"). Values and rows go through
- * PGlite's own serializers and parsers, as with `query`. Statements without parameters (the
- * migrations' DDL) run through `query` as they are: the database's, or in a transaction the
+ * PGlite's own serializers and parsers, as with `query`, and an error names its statement as
+ * `query`'s do. Statements without parameters (the migrations' DDL, a sequence's next value, the
+ * sandbox's state) run through `query` as they are: the database's, or in a transaction the
  * transaction's (the database's would wait for the transaction to end).
  */
 import { parse, type PGlite, protocol, type Transaction } from '@electric-sql/pglite';
@@ -23,24 +24,31 @@ const runPortal = concat(serialize.describe({ type: 'P' }), serialize.execute({}
 
 export class EmbeddedStatements {
   private readonly prepared = new Map<string, Prepared>();
+  private named = 0;
 
   constructor(private readonly db: PGlite) {}
 
   async query<Row>(sql: string, params: unknown[] = [], plain: Plain = this.db): Promise<Row[]> {
     if (params.length === 0) return (await plain.query<Row>(sql)).rows;
-    const { name, types } = this.prepared.get(sql) ?? (await this.prepare(sql));
-    const values = params.map((value, index) => {
-      if (value === null || value === undefined) return null;
-      const serializer = this.db.serializers[types[index]!];
-      return serializer ? serializer(value) : String(value);
-    });
-    const { messages } = await this.db.execProtocol(concat(serialize.bind({ statement: name, values }), runPortal));
-    return parse.parseResults(messages, this.db.parsers)[0]!.rows as Row[];
+    // The protocol goes around PGlite's own check: a statement after close fails as `query` would.
+    if (this.db.closed) throw new Error('PGlite is closed');
+    try {
+      const { name, types } = this.prepared.get(sql) ?? (await this.prepare(sql));
+      const values = params.map((value, index) => {
+        if (value === null || value === undefined) return null;
+        const serializer = this.db.serializers[types[index]!];
+        return serializer ? serializer(value) : String(value);
+      });
+      const { messages } = await this.db.execProtocol(concat(serialize.bind({ statement: name, values }), runPortal));
+      return parse.parseResults(messages, this.db.parsers)[0]!.rows as Row[];
+    } catch (error) {
+      throw Object.assign(error as Error, { query: sql, params });
+    }
   }
 
   /** A statement the server keeps for this connection: a failed one is not kept, and fails again when sent again. */
   private async prepare(sql: string): Promise<Prepared> {
-    const name = `gateway_${this.prepared.size}`;
+    const name = `gateway_${this.named++}`;
     const { messages } = await this.db.execProtocol(
       concat(serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()),
     );

@@ -163,7 +163,7 @@ const migrations: Array<{ id: string; sql: string }> = [
   {
     // The lifecycle's agenda (orders/lifecycle.ts): when each order in progress is next due a look,
     // so that a pass reads the orders due, through the index, not every order open. A row is written
-    // with the order, made due again by what happens to it, and deleted when it settles. Effects
+    // with the order, rewritten with each change of it, and deleted when it settles. Effects
     // record who claimed them, so that a live instance keeps its own claims alive and no other.
     // Transfers the simulated chains made, by idempotency key (chains/settlement.ts).
     id: '008_lifecycle_agenda',
