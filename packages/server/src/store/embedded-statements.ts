@@ -20,7 +20,7 @@ interface Prepared {
 }
 
 const { serialize } = protocol;
-const runPortal = concat(serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync());
+const runPortal = Buffer.concat([serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]);
 
 export class EmbeddedStatements {
   private readonly prepared = new Map<string, Prepared>();
@@ -39,7 +39,7 @@ export class EmbeddedStatements {
         const serializer = this.db.serializers[types[index]!];
         return serializer ? serializer(value) : String(value);
       });
-      const { messages } = await this.db.execProtocol(concat(serialize.bind({ statement: name, values }), runPortal));
+      const { messages } = await this.db.execProtocol(Buffer.concat([serialize.bind({ statement: name, values }), runPortal]));
       return parse.parseResults(messages, this.db.parsers)[0]!.rows as Row[];
     } catch (error) {
       throw Object.assign(error as Error, { query: sql, params });
@@ -50,20 +50,10 @@ export class EmbeddedStatements {
   private async prepare(sql: string): Promise<Prepared> {
     const name = `gateway_${this.named++}`;
     const { messages } = await this.db.execProtocol(
-      concat(serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()),
+      Buffer.concat([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]),
     );
     const prepared = { name, types: parse.parseDescribeStatementResults(messages) };
     this.prepared.set(sql, prepared);
     return prepared;
   }
-}
-
-function concat(...messages: Uint8Array[]): Uint8Array {
-  const joined = new Uint8Array(messages.reduce((length, message) => length + message.length, 0));
-  let offset = 0;
-  for (const message of messages) {
-    joined.set(message, offset);
-    offset += message.length;
-  }
-  return joined;
 }
