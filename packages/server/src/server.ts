@@ -4,9 +4,9 @@
  * stops the loop and closes the store.
  */
 import { resolve } from 'node:path';
-import { loadBundle } from '@swap-gateway/openapi';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
+import { bundledDocument } from './http/document.js';
 import { DepositAddresses, SimulatedBitcoin, type BitcoinAdapter } from './chains/bitcoin.js';
 import { SimulatedChains, type SettlementAdapter } from './chains/settlement.js';
 import { Clock } from './clock.js';
@@ -120,7 +120,7 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
     const prices = options.adapters?.prices ?? sandboxPrices ?? new ConfiguredPrices();
     const bitcoin = options.adapters?.bitcoin ?? new SimulatedBitcoin(config.bitcoin, store.db);
     const secret = await signingSecret(store.db, config.signingSecret);
-    const seal = new QuoteSeal(secret, sealedFields(loadBundle('gateway')));
+    const seal = new QuoteSeal(secret, sealedFields(bundledDocument().document));
     const view = new OrderView(catalogue, prices);
     // get-quote reads a route's volume sums at most once a second; every order written here drops them.
     const volumes = new VolumeCache(1000);

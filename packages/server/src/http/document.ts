@@ -24,6 +24,19 @@ export function readDocument(document: OpenApiDocument = loadBundle('gateway')):
   return { document, validator: createSchemaValidator(document), operations: readOperations(document) };
 }
 
+let bundled: GatewayDocument | undefined;
+
+/**
+ * The bundled document, read and compiled once per process and shared by every app in it (nothing
+ * changes it; its validators hold no state between calls): compiling its schemas cost each app
+ * seconds of CPU, and the server's tests start dozens of apps in one process (bench/README.md,
+ * "Measurements behind the code").
+ */
+export function bundledDocument(): GatewayDocument {
+  bundled ??= readDocument();
+  return bundled;
+}
+
 /** The document's path in Fastify's syntax: `/v4/get-order/{id}` is `/v4/get-order/:id`. */
 export const fastifyUrl = (path: string): string => path.replace(/\{([^}]+)\}/g, ':$1');
 
