@@ -11,6 +11,7 @@ import { openDatabase, type Queryable } from '../src/store/database.js';
 import { migrate } from '../src/store/migrations.js';
 import type { RunningServer } from '../src/index.js';
 import { client, freshDataDir, sharedStorePerSuite, testServer } from './helpers.js';
+import { shortLivedNodeFlags } from './fixtures/node-flags.js';
 
 const run = promisify(execFile);
 const dataDir = freshDataDir();
@@ -22,9 +23,13 @@ const store = sharedStorePerSuite();
 describe('API keys', () => {
   it('issues a 32-character key with keys:issue, stores only its hash, and accepts it after a restart', async () => {
     // The build's command (the test task depends on it): pnpm and tsx around it cost about 1.5 s of CPU a run.
-    const { stdout } = await run(process.execPath, ['dist/keys/issue-cli.js', '--label', 'acme', '--data-dir', dataDir], {
-      cwd: join(import.meta.dirname, '..'),
-    });
+    const { stdout } = await run(
+      process.execPath,
+      [...shortLivedNodeFlags, 'dist/keys/issue-cli.js', '--label', 'acme', '--data-dir', dataDir],
+      {
+        cwd: join(import.meta.dirname, '..'),
+      },
+    );
     const key = stdout.trim();
     expect(key).toMatch(/^[A-Za-z0-9]{32}$/);
 

@@ -10,11 +10,12 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { sandboxConfigFile } from '../src/config/config.js';
+import { shortLivedNodeFlags } from './fixtures/node-flags.js';
 
 async function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stderr: string }> {
   try {
     // The build (the test task depends on it) starts in a fraction of tsx's time.
-    await promisify(execFile)(process.execPath, ['dist/main.js', ...args], {
+    await promisify(execFile)(process.execPath, [...shortLivedNodeFlags, 'dist/main.js', ...args], {
       env: { ...process.env, ...env },
       timeout: 30_000,
     });

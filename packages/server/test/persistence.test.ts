@@ -4,6 +4,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { client, freshDataDir, onrampParams, testServer, tokenSwapParams, wbtcBob } from './helpers.js';
+import { shortLivedNodeFlags } from './fixtures/node-flags.js';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -95,7 +96,7 @@ describe('restart', () => {
   it('keeps an order acknowledged with 201 when the server is killed with SIGKILL', async () => {
     const dataDir = tempDir();
     // node itself runs the server, so the pid killed is the server's.
-    const child = spawn(process.execPath, ['test/fixtures/child-server.mjs', dataDir], {
+    const child = spawn(process.execPath, [...shortLivedNodeFlags, 'test/fixtures/child-server.mjs', dataDir], {
       cwd: join(import.meta.dirname, '..'),
       stdio: ['ignore', 'pipe', 'inherit'],
     });
