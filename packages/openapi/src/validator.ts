@@ -40,7 +40,18 @@ export interface SchemaValidator {
 const documentId = 'https://swap-gateway.invalid/openapi.json';
 
 export function createSchemaValidator(document: OpenApiDocument): SchemaValidator {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictTuples: false, validateFormats: true });
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: true,
+    strictTypes: false,
+    strictTuples: false,
+    validateFormats: true,
+    // Without Ajv's pass that tidies the generated code: compiling every schema of the document's
+    // operations took 471 to 543 ms of CPU against 676 to 900, and every process that serves, mocks
+    // or tests the API compiles them; a get-quote answer then validates in 1.9 to 2.2 µs against
+    // 1.0 to 1.6 (warm, one process each).
+    code: { optimize: false },
+  });
   addFormats(ajv);
   ajv.addVocabulary([...annotationKeywords, ...extensionKeywords(document)]);
   // The document is registered whole, so `#/components/schemas/...` references resolve inside it.
