@@ -46,10 +46,8 @@ export function createSchemaValidator(document: OpenApiDocument): SchemaValidato
     strictTypes: false,
     strictTuples: false,
     validateFormats: true,
-    // Without Ajv's pass that tidies the generated code: compiling every schema of the document's
-    // operations took 471 to 543 ms of CPU against 676 to 900, and every process that serves, mocks
-    // or tests the API compiles them; a get-quote answer then validates in 1.9 to 2.2 µs against
-    // 1.0 to 1.6 (warm, one process each).
+    // Without Ajv's pass that tidies the generated code: every process that serves, mocks or tests the
+    // API compiles the document, a third faster so (packages/server/bench/README.md, "Measurements behind the code").
     code: { optimize: false },
   });
   addFormats(ajv);
