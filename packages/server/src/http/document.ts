@@ -27,14 +27,26 @@ export function readDocument(document: OpenApiDocument = loadBundle('gateway')):
 let bundled: GatewayDocument | undefined;
 
 /**
- * The bundled document, read and compiled once per process and shared by every app in it (nothing
- * changes it; its validators hold no state between calls): compiling its schemas cost each app
- * seconds of CPU, and the server's tests start dozens of apps in one process (bench/README.md,
- * "Measurements behind the code").
+ * The bundled document, read and compiled once per process and shared by every app in it (its
+ * validators hold no state between calls): compiling its schemas cost each app seconds of CPU, and
+ * the server's tests start dozens of apps in one process (bench/README.md, "Measurements behind the
+ * code"). The document and its operations are frozen, so that a change one app tried to make to
+ * them would throw rather than reach the others.
  */
 export function bundledDocument(): GatewayDocument {
-  bundled ??= readDocument();
+  if (!bundled) {
+    const source = readDocument();
+    bundled = { ...source, document: deepFreeze(source.document), operations: deepFreeze(source.operations) };
+  }
   return bundled;
+}
+
+/** The value with every object it reaches frozen (one already frozen is taken as done, which ends cycles). */
+function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  for (const member of Object.values(value)) deepFreeze(member);
+  return value;
 }
 
 /** The document's path in Fastify's syntax: `/v4/get-order/{id}` is `/v4/get-order/:id`. */
