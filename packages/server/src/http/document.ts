@@ -35,18 +35,18 @@ let bundled: GatewayDocument | undefined;
  */
 export function bundledDocument(): GatewayDocument {
   if (!bundled) {
-    const source = readDocument();
-    bundled = { ...source, document: deepFreeze(source.document), operations: deepFreeze(source.operations) };
+    bundled = readDocument();
+    deepFreeze(bundled.document);
+    deepFreeze(bundled.operations);
   }
   return bundled;
 }
 
-/** The value with every object it reaches frozen (one already frozen is taken as done, which ends cycles). */
-function deepFreeze<T>(value: T): T {
-  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+/** Freezes the value and every object it reaches (one already frozen is taken as done, which ends cycles). */
+function deepFreeze(value: unknown): void {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
   Object.freeze(value);
   for (const member of Object.values(value)) deepFreeze(member);
-  return value;
 }
 
 /** The document's path in Fastify's syntax: `/v4/get-order/{id}` is `/v4/get-order/:id`. */
