@@ -24,6 +24,7 @@
  * create-order, the source transaction sent, get-order once a second until settled), on every server.
  *
  * BENCH_SECONDS per row (default 5), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (10), BENCH_THREADS of wrk (1),
+ * BENCH_ROUNDS of the bare, get-quote and get-order rows (3),
  * BENCH_ORDER_QUOTES quotes prepared for each create-order row (12000), BENCH_ORDERS_READ orders each
  * get-order row reads in turn (200), BENCH_FLOW_USERS users of the flow rows (200), BENCH_FLOW_SECONDS (20),
  * BENCH_FLOW_ARRIVAL_SECONDS over which they arrive (5). The figures are also written as JSON to
@@ -61,6 +62,15 @@ const flowSeconds = Number(process.env.BENCH_FLOW_SECONDS ?? 20);
  * (bench/README.md).
  */
 const flowArrivalSeconds = Number(process.env.BENCH_FLOW_ARRIVAL_SECONDS ?? 5);
+/**
+ * Rounds of the wrk rows of the bare server, get-quote and get-order, one row after the other in each
+ * round; the table shows the median of each figure over the rounds (bench/README.md, "Rounds").
+ */
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Rounds a run can hold: each round's new values start 10^7 after the last one's (`newValues` in main). */
+const maxRounds = 10;
+if (!Number.isInteger(rounds) || rounds < 1 || rounds > maxRounds)
+  throw new Error(`BENCH_ROUNDS must be a whole number from 1 to ${maxRounds}, not ${process.env.BENCH_ROUNDS}`);
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const serverMain = here('../dist/main.js');
@@ -89,6 +99,46 @@ interface Row extends LoadResult {
   failureExamples?: string[];
   /** The slowest answer (the idle rows: the longest stall of the target's event loop, give or take a round trip). */
   maxMs?: number;
+  /** On a row measured in rounds: the p99 of each round, in their order. */
+  p99RoundsMs?: number[];
+  /** On a row measured in rounds: the median of its rounds' target CPU µs per request. */
+  cpuUsPerRequest?: number;
+}
+
+/** The median (of an even count, the mean of the middle two); NaN when any value is, so that a figure wrk did not print in one round fails its target. */
+function median(values: number[]): number {
+  if (values.some(Number.isNaN)) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  return Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!;
+}
+
+/**
+ * A row measured in rounds (every round's figures from load()): each figure, the target's CPU per
+ * request included, the median of its rounds, every round's p99 beside it, and the failures of all
+ * rounds, since a round with a failed request meets nothing.
+ */
+function medianOfRounds(rounds: Row[]): Row {
+  const medianOf = (figure: (row: Row) => number) => median(rounds.map(figure));
+  const [first] = rounds as [Row, ...Row[]];
+  return {
+    target: first.target,
+    operation: first.operation,
+    generator: first.generator,
+    requestsPerSecond: medianOf((row) => row.requestsPerSecond),
+    p50Ms: medianOf((row) => row.p50Ms),
+    p99Ms: medianOf((row) => row.p99Ms),
+    requests: medianOf((row) => row.requests),
+    failures: rounds.reduce((sum, row) => sum + row.failures, 0),
+    cpu: {
+      target: medianOf((row) => row.cpu!.target),
+      ...(first.cpu!.postgres === undefined ? {} : { postgres: medianOf((row) => row.cpu!.postgres!) }),
+      generator: medianOf((row) => row.cpu!.generator),
+      machine: medianOf((row) => row.cpu!.machine),
+    },
+    p99RoundsMs: rounds.map((row) => row.p99Ms),
+    cpuUsPerRequest: medianOf(cpuUsPerRequest),
+  };
 }
 
 function checkTools(): void {
@@ -336,7 +386,9 @@ async function dataDirWithOpenOrders(count: number): Promise<string> {
   const dataDir = join(work, 'data-open-orders');
   const store = await openStore({ dataDir });
   try {
-    await seedOpenOrders(store.db, count, JSON.parse(readFileSync(sandboxConfigFile, 'utf8')).lifecycle.unpaidOrderExpirySeconds);
+    // Due a day after they were written, so that no row of the run, however many rounds it holds,
+    // measures the lifecycle expiring them.
+    await seedOpenOrders(store.db, count, 24 * 3600);
   } finally {
     await store.close();
   }
@@ -365,10 +417,6 @@ interface Target {
 
 const everyRow: readonly Measured[] = ['get-quote', 'get-order', 'flow', 'create-order'];
 
-/**
- * Every target runs for the whole bench (an idle one costs nothing), so that the rows compared
- * with each other are measured one right after the other: the machine's load drifts over minutes.
- */
 /** The commit the bench measures, and whether the working tree differs from it. */
 function build(): string {
   const git = (args: string[]) => execFileSync('git', args, { cwd: here('.'), encoding: 'utf8' }).trim();
@@ -393,6 +441,10 @@ function groupScheduling(): string {
 
 const loadAtStart = loadavg()[0]!;
 
+/**
+ * Every target runs for the whole bench (an idle one costs nothing), so that the rows compared
+ * with each other are measured one right after the other: the machine's load drifts over minutes.
+ */
 async function main(): Promise<void> {
   checkTools();
   const config = benchConfig();
@@ -495,50 +547,55 @@ async function main(): Promise<void> {
       if (warmupSeconds > 0) await wrk(url, { connections, seconds: warmupSeconds, threads: script?.threads ?? threads, script });
       return url;
     };
-    const rows: Row[] = await alone(everyTarget[0]!, async () => [
-      await load('bare node:http', 'fixed JSON', await warmedUp(bare.url), { target: bare.pid }),
-      await autocannon(bare.url),
-    ]);
-    // Values from 10^8 in the warm-up, from 2 × 10^8 in the row (1 and 2 BTC as amounts): no run reaches the other's.
-    const newValues = (parameter: string, first: number) => ({
+    // Values from 10^8 in the warm-ups, from 2 × 10^8 in the rows (1 and 2 BTC as amounts), each round
+    // 10^7 further on: at most 10^7 requests a warm-up or row, and `maxRounds`, no run asks another's.
+    const newValues = (parameter: string, run: 'warm-up' | 'row', round: number) => ({
       path: here('./new-values.lua'),
-      args: [parameter, String(first), String(threads)],
+      args: [parameter, String((run === 'warm-up' ? 100_000_000 : 200_000_000) + round * 10_000_000), String(threads)],
       threads,
     });
+    const newValuesRow = (target: Target, name: string, parameter: string) => (round: number) =>
+      alone(target, async () => {
+        const url = `${target.process.url}/v4/get-quote?${quoteQuery}`;
+        await warmedUp(url, newValues(parameter, 'warm-up', round));
+        return load(name, 'get-quote', url, target.watched, newValues(parameter, 'row', round));
+      });
+    /** The rows measured in every round, in the order of the table. */
+    const measuredInRounds: Array<(round: number) => Promise<Row>> = [
+      () => alone(everyTarget[0]!, async () => load('bare node:http', 'fixed JSON', await warmedUp(bare.url), { target: bare.pid })),
+    ];
     for (const target of targets.filter((target) => target.measured.includes('get-quote'))) {
-      const url = `${target.process.url}/v4/get-quote?${quoteQuery}`;
       if (target.name === movingMarket) {
-        rows.push(
-          await alone(target, async () => {
-            await warmedUp(url, newValues('amount+recipient', 100_000_000));
-            return load(target.name, 'get-quote', url, target.watched, newValues('amount+recipient', 200_000_000));
-          }),
-        );
+        measuredInRounds.push(newValuesRow(target, target.name, 'amount+recipient'));
         continue;
       }
-      rows.push(await alone(target, async () => load(target.name, 'get-quote', await warmedUp(url), target.watched)));
+      const url = `${target.process.url}/v4/get-quote?${quoteQuery}`;
+      measuredInRounds.push(() => alone(target, async () => load(target.name, 'get-quote', await warmedUp(url), target.watched)));
       if (target.name === 'server, embedded') {
-        for (const [row, parameter] of [
-          [everyAmountNew, 'amount'],
-          [everyWalletNew, 'recipient'],
-          [everyPlanNew, 'affiliates'],
-        ] as const) {
-          rows.push(
-            await alone(target, async () => {
-              await warmedUp(url, newValues(parameter, 100_000_000));
-              return load(row, 'get-quote', url, target.watched, newValues(parameter, 200_000_000));
-            }),
-          );
-        }
+        measuredInRounds.push(
+          newValuesRow(target, everyAmountNew, 'amount'),
+          newValuesRow(target, everyWalletNew, 'recipient'),
+          newValuesRow(target, everyPlanNew, 'affiliates'),
+        );
       }
     }
     for (const target of targets.filter((target) => target.measured.includes('get-order'))) {
       const url = `${target.process.url}/v4/get-order/`;
       const ordersById = { path: here('./orders-by-id.lua'), args: [target.ordersFile, String(threads)], threads };
-      rows.push(
-        await alone(target, async () => load(target.name, 'get-order', await warmedUp(url, ordersById), target.watched, ordersById)),
+      measuredInRounds.push(() =>
+        alone(target, async () => load(target.name, 'get-order', await warmedUp(url, ordersById), target.watched, ordersById)),
       );
     }
+    // Once, before the rounds, on the bare server warmed up as its rows are: does the generator cap the ceiling?
+    const generatorCheck = await alone(everyTarget[0]!, async () => autocannon(await warmedUp(bare.url)));
+    const roundRows: Row[][] = [];
+    for (let round = 0; round < rounds; round++) {
+      const measured: Row[] = [];
+      for (const measure of measuredInRounds) measured.push(await measure(round));
+      roundRows.push(measured);
+    }
+    const [bareRow, ...others] = measuredInRounds.map((_, index) => medianOfRounds(roundRows.map((measured) => measured[index]!)));
+    const rows: Row[] = [bareRow!, generatorCheck, ...others];
     for (const target of targets.filter((target) => target.name === 'server, embedded' || target.name === manyOpen))
       rows.push(await alone(target, () => idleRow(target.name, target.process.url)));
     // Before the create-order rows, which leave thousands of orders open.
@@ -546,7 +603,7 @@ async function main(): Promise<void> {
       rows.push(...(await alone(target, () => flowRows(target.name, target.process.url, target.watched))));
     for (const target of targets.filter((target) => target.measured.includes('create-order')))
       rows.push(await alone(target, () => createOrderRow(target.name, target.process.url, target.watched)));
-    writeResults(rows, notes, report(rows, notes));
+    writeResults(rows, roundRows, notes, report(rows, roundRows, notes));
   } finally {
     await Promise.all(processes.map((target) => target.stop()));
     await cluster?.stop();
@@ -575,9 +632,10 @@ async function whilePaused<T>(pids: number[], measure: () => Promise<T>): Promis
   }
 }
 
-/** The target's CPU time per request in µs (its share of a core over the requests it answered each second). */
-function cpuPerRequest(row: Row): string {
-  return row.cpu && row.requestsPerSecond > 0 ? (((row.cpu.target / 100) * 1e6) / row.requestsPerSecond).toFixed(0) : '';
+/** The target's CPU time per request in µs: its share of a core over the requests it answered each second, or the median of its rounds'. */
+function cpuUsPerRequest(row: Row): number {
+  if (row.cpuUsPerRequest !== undefined) return row.cpuUsPerRequest;
+  return row.cpu && row.requestsPerSecond > 0 ? ((row.cpu.target / 100) * 1e6) / row.requestsPerSecond : Number.NaN;
 }
 
 /** CPU use during the row in % of one core (the machine's out of 100 × cores), '-' where not watched. */
@@ -590,17 +648,39 @@ function cpuShares(row: Row): string {
 /** Whether each target was met in this run, with its sentence. */
 type Verdict = [string, boolean];
 
-function report(rows: Row[], notes: string[]): { targets: Verdict[]; beyond: Verdict[] } {
-  const find = (target: string, operation: string, generator = 'wrk') =>
-    rows.find((row) => row.target === target && row.operation === operation && row.generator === generator);
-  const ceiling = find('bare node:http', 'fixed JSON')!.requestsPerSecond;
+function report(rows: Row[], roundRows: Row[][], notes: string[]): { targets: Verdict[]; beyond: Verdict[] } {
+  const same = (target: string, operation: string, generator: string) => (row: Row) =>
+    row.target === target && row.operation === operation && row.generator === generator;
+  const find = (target: string, operation: string, generator = 'wrk') => rows.find(same(target, operation, generator));
+  const bare = find('bare node:http', 'fixed JSON')!;
+  const ceiling = bare.requestsPerSecond;
   const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+  /**
+   * `row`'s requests/s over `base`'s: of rows measured in rounds, the median of each round's ratio,
+   * so that a ratio compares two rows measured minutes apart at most, as a run of one round does.
+   */
+  const ratioOf = (row: Row, base: Row) => {
+    const pairs = roundRows.map((measured) => [
+      measured.find(same(row.target, row.operation, row.generator)),
+      measured.find(same(base.target, base.operation, base.generator)),
+    ]);
+    return pairs.every(([a, b]) => a && b)
+      ? median(pairs.map(([a, b]) => a!.requestsPerSecond / b!.requestsPerSecond))
+      : row.requestsPerSecond / base.requestsPerSecond;
+  };
+  /** Each round's p99 of a row measured in more than one, in their order. */
+  const p99OfEachRound = (row: Row) =>
+    row.p99RoundsMs && row.p99RoundsMs.length > 1 ? row.p99RoundsMs.map((value) => fixed(value, 2)).join(', ') : '';
   console.log(
-    `\nwrk -t${threads}${threads === 1 ? '' : ' (-t1 for create-order)'} -c${connections}, ${seconds} s per row, loopback, Node ${process.version}, ${cpus().length} cores, load average ${loadAtStart.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end, build ${build()}\n`,
+    `\nwrk -t${threads}${threads === 1 ? '' : ' (-t1 for create-order)'} -c${connections}, ${seconds} s per row, ${rounds === 1 ? 'one round' : `${rounds} rounds`} of the bare, get-quote and get-order rows, loopback, Node ${process.version}, ${cpus().length} cores, load average ${loadAtStart.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end, build ${build()}\n`,
   );
   console.log(
     `CPU: % of one core during the row (target's processes, PostgreSQL's, wrk's; the machine's busy share of ${cpus().length * 100}), from /proc; µs/request: the target's CPU time per request.`,
   );
+  if (rounds > 1)
+    console.log(
+      `Rounds: the bare, get-quote and get-order rows were measured ${rounds} times, each round every row one after the other. Each figure of these rows is the median of its rounds (CPU µs/request the median of each round's), every round's p99 is in brackets in the order measured, failures count over all rounds, and a ratio is the median of each round's ratio. autocannon's check ran once, before the rounds.`,
+    );
   console.log(
     `Servers: the sandbox configuration, rate limit out of the way, responses checked one in ${checkEvery} (checkResponses.every); "${checkingEveryResponse}" checks every one, as the sandbox does. On PostgreSQL the get-quote, get-order and create-order rows run with the sandbox off, as a deployment does, and the flow on servers with it on ("sandbox on"), which read the sandbox's state before every request (bench/README.md).`,
   );
@@ -608,7 +688,7 @@ function report(rows: Row[], notes: string[]): { targets: Verdict[]; beyond: Ver
     `PostgreSQL: Debian's, on this machine (fsync off), reached over its Unix socket. Latency: wrk adds to its figures the requests a stall held back (its correction for coordinated omission), so one stall of tens of milliseconds shows in p99. ${groupScheduling()}`,
   );
   console.log(
-    `get-quote asks for one quote again and again (a wallet refreshing it): the server answers it from the quotes it keeps by their parameters while prices stay (src/quote/memo.ts), with a new id, expiry and seal each time. "${everyAmountNew}" asks for an amount no request asked for before (bench/new-values.lua), so every quote is computed (a user trying amounts); "${everyWalletNew}" asks with a recipient no request asked with before (other users of one wallet on one route); "${everyPlanNew}" asks with an affiliate address no request asked with before (a case no wallet makes: an integrator's affiliate and slippage stay the same), shown against the targets but not judged; "${movingMarket}" asks with a new amount and recipient while every price steps each second. get-order reads ${ordersRead} orders in turn (bench/orders-by-id.lua), so requests arriving together ask for different orders. "${manyOpen}" holds 20,000 unpaid orders written into its store before it starts; its idle row and the embedded server's ask /health one request at a time, 10 ms apart, for ${idleSeconds} s while the lifecycle passes every second: the slowest answer is the longest stall of the event loop.\n`,
+    `get-quote asks for one quote again and again (a wallet refreshing it): the server answers it from the quotes it keeps by their parameters while prices stay (src/quote/memo.ts), with a new id, expiry and seal each time. "${everyAmountNew}" asks for an amount no request asked for before (bench/new-values.lua), so every quote is computed (a user trying amounts); "${everyWalletNew}" asks with a recipient no request asked with before (other users of one wallet on one route); "${everyPlanNew}" asks with an affiliate address no request asked with before (a case no wallet makes: an integrator's affiliate and slippage stay the same), held to the p99 of every get-quote row but to no ratio; "${movingMarket}" asks with a new amount and recipient while every price steps each second. get-order reads ${ordersRead} orders in turn (bench/orders-by-id.lua), so requests arriving together ask for different orders. "${manyOpen}" holds 20,000 unpaid orders written into its store before it starts; its idle row and the embedded server's ask /health one request at a time, 10 ms apart, for ${idleSeconds} s while the lifecycle passes every second: the slowest answer is the longest stall of the event loop.\n`,
   );
   console.log(
     '| target | operation | generator | requests/s | p50 ms | p99 ms | × Prism mock | % of bare node:http | non-2xx/errors | CPU % target / PostgreSQL / wrk / machine | target CPU µs/request |',
@@ -616,9 +696,10 @@ function report(rows: Row[], notes: string[]): { targets: Verdict[]; beyond: Ver
   console.log('| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const row of rows) {
     const mock = find('Prism mock', row.operation);
-    const timesMock = mock && row.target !== 'Prism mock' ? `${fixed(row.requestsPerSecond / mock.requestsPerSecond, 1)}×` : '';
+    const timesMock = mock && row.target !== 'Prism mock' ? `${fixed(ratioOf(row, mock), 1)}×` : '';
+    const eachRound = p99OfEachRound(row);
     console.log(
-      `| ${row.target} | ${row.operation} | ${row.generator} | ${fixed(row.requestsPerSecond)} | ${fixed(row.p50Ms, 2)} | ${fixed(row.p99Ms, 2)} | ${timesMock} | ${fixed((row.requestsPerSecond / ceiling) * 100, 1)}% | ${row.failures} | ${cpuShares(row)} | ${cpuPerRequest(row)} |`,
+      `| ${row.target} | ${row.operation} | ${row.generator} | ${fixed(row.requestsPerSecond)} | ${fixed(row.p50Ms, 2)} | ${fixed(row.p99Ms, 2)}${eachRound ? ` (${eachRound})` : ''} | ${timesMock} | ${fixed(ratioOf(row, bare) * 100, 1)}% | ${row.failures} | ${cpuShares(row)} | ${row.cpu ? fixed(cpuUsPerRequest(row)) : ''} |`,
     );
   }
   const orders = rows.filter((row) => row.operation === 'create-order');
@@ -638,10 +719,11 @@ function report(rows: Row[], notes: string[]): { targets: Verdict[]; beyond: Ver
   const ratio = (target: string, operation: string, base: string) => {
     const row = find(target, operation);
     const other = find(base, operation);
-    return row && other ? row.requestsPerSecond / other.requestsPerSecond : Number.NaN;
+    return row && other ? ratioOf(row, other) : Number.NaN;
   };
   const quoteTargets = (target: string, label: string): Array<[string, boolean]> => {
-    const share = (find(target, 'get-quote')?.requestsPerSecond ?? 0) / ceiling;
+    const row = find(target, 'get-quote');
+    const share = row ? ratioOf(row, bare) : 0;
     return [
       [
         `get-quote, ${label}: ${fixed(ratio(target, 'get-quote', 'Prism mock'), 1)}× the mock (target ≥ 10×)`,
@@ -675,7 +757,7 @@ function report(rows: Row[], notes: string[]): { targets: Verdict[]; beyond: Ver
     ...rows
       .filter((row) => row.target.startsWith('server') && (row.operation === 'get-quote' || row.operation === 'get-order'))
       .map((row): [string, boolean] => [
-        `${row.target} ${row.operation}: p99 ${fixed(row.p99Ms, 2)} ms (target ≤ 5 ms)`,
+        `${row.target} ${row.operation}: p99 ${fixed(row.p99Ms, 2)} ms${p99OfEachRound(row) ? `, the median of ${row.p99RoundsMs!.length} rounds: ${p99OfEachRound(row)}` : ''} (target ≤ 5 ms)`,
         Number.isFinite(row.p99Ms) && row.p99Ms <= 5,
       ]),
     ...rows
@@ -715,7 +797,7 @@ function report(rows: Row[], notes: string[]): { targets: Verdict[]; beyond: Ver
 }
 
 /** The run's figures and verdicts as JSON (bench/results/, or BENCH_JSON), to compare two builds. */
-function writeResults(rows: Row[], notes: string[], verdicts: { targets: Verdict[]; beyond: Verdict[] }): void {
+function writeResults(rows: Row[], roundRows: Row[][], notes: string[], verdicts: { targets: Verdict[]; beyond: Verdict[] }): void {
   const at = new Date().toISOString();
   const file = process.env.BENCH_JSON ?? here(`./results/${at.replace(/[:.]/g, '-')}.json`);
   mkdirSync(dirname(file), { recursive: true });
@@ -726,8 +808,10 @@ function writeResults(rows: Row[], notes: string[], verdicts: { targets: Verdict
     node: process.version,
     cores: cpus().length,
     loadAverage: { start: loadAtStart, end: loadavg()[0] },
-    settings: { seconds, warmupSeconds, connections, threads, orderQuotes, ordersRead, flowUsers, flowSeconds, flowArrivalSeconds },
+    settings: { seconds, warmupSeconds, connections, threads, rounds, orderQuotes, ordersRead, flowUsers, flowSeconds, flowArrivalSeconds },
     rows,
+    /** Every round of the rows measured in rounds, as measured. */
+    roundRows,
     notes,
     targets: verdicts.targets.map(verdict),
     beyond: verdicts.beyond.map(verdict),
