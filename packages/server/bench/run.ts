@@ -118,9 +118,9 @@ function median(values: number[]): number {
  * request included, the median of its rounds, every round's p99 beside it, and the failures of all
  * rounds, since a round with a failed request meets nothing.
  */
-function medianOfRounds(rounds: Row[]): Row {
-  const medianOf = (figure: (row: Row) => number) => median(rounds.map(figure));
-  const [first] = rounds as [Row, ...Row[]];
+function medianOfRounds(measured: Row[]): Row {
+  const medianOf = (figure: (row: Row) => number) => median(measured.map(figure));
+  const [first] = measured as [Row, ...Row[]];
   return {
     target: first.target,
     operation: first.operation,
@@ -129,14 +129,14 @@ function medianOfRounds(rounds: Row[]): Row {
     p50Ms: medianOf((row) => row.p50Ms),
     p99Ms: medianOf((row) => row.p99Ms),
     requests: medianOf((row) => row.requests),
-    failures: rounds.reduce((sum, row) => sum + row.failures, 0),
+    failures: measured.reduce((sum, row) => sum + row.failures, 0),
     cpu: {
       target: medianOf((row) => row.cpu!.target),
       ...(first.cpu!.postgres === undefined ? {} : { postgres: medianOf((row) => row.cpu!.postgres!) }),
       generator: medianOf((row) => row.cpu!.generator),
       machine: medianOf((row) => row.cpu!.machine),
     },
-    p99RoundsMs: rounds.map((row) => row.p99Ms),
+    p99RoundsMs: measured.map((row) => row.p99Ms),
     cpuUsPerRequest: medianOf(cpuUsPerRequest),
   };
 }
