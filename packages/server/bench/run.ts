@@ -344,6 +344,7 @@ const everyWalletNew = 'server, embedded, a new recipient every request';
 const everyPlanNew = 'server, embedded, a new affiliate every request';
 const movingMarket = 'server, embedded, prices moving every second, a new amount and recipient every request';
 const manyOpen = 'server, embedded, 20,000 unpaid orders open';
+const fastifyAlone = 'Fastify alone, a fixed answer';
 /** The idle rows' call: one request at a time, 10 ms apart, so that an answer waits only on the target's own event loop. */
 const idleProbe = 'idle: GET /health every 10 ms';
 const idleSeconds = 10;
@@ -495,6 +496,17 @@ async function main(): Promise<void> {
       });
     };
     await server('server, embedded', ['--data-dir', join(work, 'data')], {});
+    // The framework's own cost, on the bytes the server answers: one of its get-quote answers, fixed.
+    const answerFile = join(work, 'quote-answer.json');
+    const embedded = targets.find((target) => target.name === 'server, embedded')!;
+    writeFileSync(answerFile, await (await fetch(`${embedded.process.url}/v4/get-quote?${quoteQuery}`)).text());
+    const fastify = await started(
+      startProcess({
+        command: process.execPath,
+        args: (port) => [here('./fastify-server.mjs'), '--answer', answerFile, '--port', String(port)],
+        probePath: `/v4/get-quote?${quoteQuery}`,
+      }),
+    );
     // The open orders a day of ordinary traffic leaves while they wait for their payment.
     await server(manyOpen, ['--data-dir', await dataDirWithOpenOrders(20_000)], {});
     await server(checkingEveryResponse, ['--data-dir', join(work, 'data-checking')], {}, undefined, {
@@ -535,6 +547,7 @@ async function main(): Promise<void> {
 
     const everyTarget: Array<{ process: StartedProcess; watched: Watched }> = [
       { process: bare, watched: { target: bare.pid } },
+      { process: fastify, watched: { target: fastify.pid } },
       ...targets,
     ];
     /** Measures with every other target paused (the PostgreSQL targets have a database each: no paused one holds a lock the measured one waits for). */
@@ -563,6 +576,10 @@ async function main(): Promise<void> {
     /** The rows measured in every round, in the order of the table. */
     const measuredInRounds: Array<(round: number) => Promise<Row>> = [
       () => alone(everyTarget[0]!, async () => load('bare node:http', 'fixed JSON', await warmedUp(bare.url), { target: bare.pid })),
+      () =>
+        alone(everyTarget[1]!, async () =>
+          load(fastifyAlone, 'get-quote', await warmedUp(`${fastify.url}/v4/get-quote?${quoteQuery}`), { target: fastify.pid }),
+        ),
     ];
     for (const target of targets.filter((target) => target.measured.includes('get-quote'))) {
       if (target.name === movingMarket) {
@@ -789,6 +806,12 @@ function report(rows: Row[], roundRows: Row[][], notes: string[]): { targets: Ve
   console.log('\nTargets in this run:');
   checks.forEach(verdict);
   for (const note of notes) console.log(`- ${note}`);
+  const framework = find(fastifyAlone, 'get-quote');
+  const server = find('server, embedded', 'get-quote');
+  if (framework && server)
+    console.log(
+      `\nThe framework's share: ${fastifyAlone} (bench/fastify-server.mjs, one of the server's get-quote answers, no plugin) answered ${fixed(ratio(fastifyAlone, 'get-quote', 'Prism mock'), 1)}× the mock at ${fixed(cpuUsPerRequest(framework))} µs of CPU a request; the server's one quote asked again ${fixed(ratio('server, embedded', 'get-quote', 'Prism mock'), 1)}× at ${fixed(cpuUsPerRequest(server))} µs.`,
+    );
   console.log(
     "\nget-quote's targets for quotes no request asked for before (a bar beyond the targets, which were set on one quote asked again):",
   );
