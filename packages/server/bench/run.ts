@@ -1,7 +1,8 @@
 /**
  * `pnpm bench:server`: get-quote, get-order and create-order under load against the gateway server
- * (embedded store; PostgreSQL with 1 and 2 worker processes), the Prism mock, and a bare node:http
- * server answering fixed JSON, all in one run and printed side by side with ratios.
+ * (embedded store; PostgreSQL with 1 and 2 worker processes), the Prism mock, a bare node:http
+ * server answering fixed JSON, and Fastify alone answering one fixed get-quote answer, all in one
+ * run and printed side by side with ratios.
  *
  * Every target is a process of its own, started as a user starts it (`node dist/main.js`, the mock's
  * CLI), one at a time; the load generator is wrk (Debian's package), another process. The bare
