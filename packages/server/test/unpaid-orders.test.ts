@@ -24,8 +24,12 @@ describe('unpaid orders per client', () => {
     const second = await create(api, offrampParams({ amount: '5000001' }));
     expect([first.status, second.status]).toEqual([201, 201]);
 
+    const liquidity = async () => (await api.get('/sandbox/liquidity')).body;
+    const liquidityBefore = await liquidity();
     const refused = await create(api, onrampParams({ amount: '100001' }));
     expect(refused.status).toBe(429);
+    // The liquidity the refused order would have reserved stays free.
+    expect(await liquidity()).toEqual(liquidityBefore);
     expect(refused.body).toEqual({
       code: 'EXCEEDED_LIMIT',
       error: expect.stringMatching(/^2 unpaid orders are open for this client/),

@@ -144,16 +144,33 @@ export async function insertOrder(db: Queryable, order: NewOrder, row: boolean):
 }
 
 /**
- * Counts a new unpaid order of a client, unless the client holds `limit` already: false then. The
- * client's row stays locked to the end of the transaction, so create-order takes it last.
+ * A new order's share of the rows every order of a route and of a client shares, in one statement:
+ * the market maker's liquidity, reserved by a conditional UPDATE (concurrent reservations queue on
+ * its row lock and each re-checks what is left, so the total is never exceeded), then, once it is
+ * reserved, a place among the client's unpaid orders unless it holds `limit` already. Both rows stay
+ * locked to the end of the transaction, so create-order takes them last, liquidity first (migration
+ * 011), and in one round trip: two held them longer when requests kept the event loop busy
+ * (bench/README.md, "Measurements behind the code").
  */
-export async function takeUnpaidPlace(tx: Queryable, client: string, limit: number): Promise<boolean> {
-  const rows = await tx.query(
-    `INSERT INTO client_unpaid_orders AS counted (client, unpaid) SELECT $1, 1 WHERE $2::integer > 0
-     ON CONFLICT (client) DO UPDATE SET unpaid = counted.unpaid + 1 WHERE counted.unpaid < $2::integer RETURNING unpaid`,
-    [client, limit],
+export async function reserveForOrder(
+  tx: Queryable,
+  liquidity: { chain: string; token: string; amount: string },
+  client: { id: string; limit: number } | undefined,
+): Promise<'reserved' | 'no liquidity' | 'client at limit'> {
+  const [row] = await tx.query<{ reserved: boolean; placed: boolean }>(
+    `WITH reserved AS (
+       UPDATE liquidity SET reserved = reserved + $3::numeric
+       WHERE chain = $1 AND token = $2 AND total - reserved >= $3::numeric RETURNING chain),
+     placed AS (
+       INSERT INTO client_unpaid_orders AS counted (client, unpaid)
+       SELECT $4::text, 1 FROM reserved WHERE $4::text IS NOT NULL AND $5::integer > 0
+       ON CONFLICT (client) DO UPDATE SET unpaid = counted.unpaid + 1 WHERE counted.unpaid < $5::integer
+       RETURNING unpaid)
+     SELECT EXISTS (SELECT 1 FROM reserved) AS reserved, EXISTS (SELECT 1 FROM placed) AS placed`,
+    [liquidity.chain, liquidity.token, liquidity.amount, client?.id ?? null, client?.limit ?? 0],
   );
-  return rows.length === 1;
+  if (!row?.reserved) return 'no liquidity';
+  return client && !row.placed ? 'client at limit' : 'reserved';
 }
 
 /** When the oldest unpaid order of a client was created, from the index of unpaid orders by client. */
@@ -335,27 +352,13 @@ export async function settleOrder(
   return written(settled);
 }
 
-/**
- * Reserves market-maker liquidity with one conditional UPDATE: the row lock it takes makes
- * concurrent reservations queue, and each re-checks what is left, so the total is never exceeded.
- * Returns the amount that was available when the reservation does not fit.
- */
-export async function reserveLiquidity(
-  db: Queryable,
-  chain: string,
-  token: string,
-  amount: string,
-): Promise<{ reserved: true } | { reserved: false; available: string }> {
-  const rows = await db.query(
-    `UPDATE liquidity SET reserved = reserved + $3::numeric WHERE chain = $1 AND token = $2 AND total - reserved >= $3::numeric RETURNING chain`,
-    [chain, token, amount],
-  );
-  if (rows.length === 1) return { reserved: true };
-  const available = await db.query<{ available: string }>(
+/** The liquidity of a token that open orders have not reserved. */
+export async function availableLiquidity(db: Queryable, chain: string, token: string): Promise<string> {
+  const [row] = await db.query<{ available: string }>(
     'SELECT (total - reserved)::text AS available FROM liquidity WHERE chain = $1 AND token = $2',
     [chain, token],
   );
-  return { reserved: false, available: available[0]?.available ?? '0' };
+  return row?.available ?? '0';
 }
 
 /** Sets the configured inventory; reservations of open orders are kept. */

@@ -35,6 +35,7 @@ import type { QuoteSeal } from '../quote/seal.js';
 import type { Database, Queryable } from '../store/database.js';
 import type { CursorCodec } from './cursor.js';
 import {
+  availableLiquidity,
   findOrder,
   insertOrder,
   listLiquidity,
@@ -43,9 +44,8 @@ import {
   nextDepositAddressIndex,
   orderByQuote,
   oldestUnpaidOrderMs,
-  takeUnpaidPlace,
   recordBitcoinTransaction,
-  reserveLiquidity,
+  reserveForOrder,
   type OrderFacts,
   type OrderRow,
 } from './queries.js';
@@ -199,16 +199,18 @@ export class OrderService {
         route === 'onramp'
           ? this.onrampResponse(orderId, quote, deposit!, senderUtxos)
           : this.sourceTransactionResponse(route, orderId, quote);
-      // The rows every order of a route and of a client shares, locked last (migration 011): liquidity, then the client's.
-      const reservation = await reserveLiquidity(tx, reserveToken.chain, reserveToken.address, reserveToken.amount);
-      if (!reservation.reserved) {
+      // The rows every order of a route and of a client shares, taken last.
+      const unpaidPlace = client && { id: client.id, limit: this.unpaidLimit(client) };
+      const liquidity = { chain: reserveToken.chain, token: reserveToken.address, amount: reserveToken.amount };
+      const reservation = await reserveForOrder(tx, liquidity, unpaidPlace);
+      if (reservation === 'no liquidity') {
         throw new DomainError('INSUFFICIENT_SOLVER_BALANCE', 'the market maker cannot fill this order now', {
-          limit: reservation.available,
+          limit: await availableLiquidity(tx, liquidity.chain, liquidity.token),
           token: reserveToken.address,
           chain_id: reserveToken.chain,
         });
       }
-      if (client) await this.takeUnpaidPlace(tx, client);
+      if (reservation === 'client at limit') throw await this.unpaidOrderLimit(tx, unpaidPlace!);
       return { response, written };
     });
     // Committed: what keeps orders in memory (the view of orders, get-quote's volume sums) must see it.
@@ -216,20 +218,24 @@ export class OrderService {
     return response;
   }
 
-  /** V4 quotes carry refundAddress; V3 offramps name the owner, who reclaims the funds. */
   /**
    * An unpaid order reserves liquidity until it expires: a client may hold only so many open
    * (orders.maxUnpaidPerClient), so that a few callers cannot empty a route for everyone else.
    */
-  private async takeUnpaidPlace(tx: Queryable, client: { id: string; keyed: boolean }): Promise<void> {
-    const { config, clock } = this.deps;
-    const limit = client.keyed ? config.orders.maxUnpaidPerClient.apiKey : config.orders.maxUnpaidPerClient.anonymous;
-    if (await takeUnpaidPlace(tx, client.id, limit)) return;
-    const oldestMs = await oldestUnpaidOrderMs(tx, client.id);
-    const expiresMs = (oldestMs ?? clock.now()) + config.lifecycle.unpaidOrderExpirySeconds * 1000;
-    throw new UnpaidOrderLimit(limit, Math.max(1, Math.ceil((expiresMs - clock.now()) / 1000)));
+  private unpaidLimit(client: { keyed: boolean }): number {
+    const { maxUnpaidPerClient } = this.deps.config.orders;
+    return client.keyed ? maxUnpaidPerClient.apiKey : maxUnpaidPerClient.anonymous;
   }
 
+  /** The refusal of a client holding `limit` unpaid orders, with when its oldest expires. */
+  private async unpaidOrderLimit(tx: Queryable, client: { id: string; limit: number }): Promise<UnpaidOrderLimit> {
+    const { config, clock } = this.deps;
+    const oldestMs = await oldestUnpaidOrderMs(tx, client.id);
+    const expiresMs = (oldestMs ?? clock.now()) + config.lifecycle.unpaidOrderExpirySeconds * 1000;
+    return new UnpaidOrderLimit(client.limit, Math.max(1, Math.ceil((expiresMs - clock.now()) / 1000)));
+  }
+
+  /** V4 quotes carry refundAddress; V3 offramps name the owner, who reclaims the funds. */
   private refundAddress(route: RouteKind, quote: QuoteBody): string | null {
     return quote.refundAddress ?? (route === 'offramp' ? quote.ownerAddress : undefined) ?? quote.sender ?? null;
   }

@@ -212,7 +212,7 @@ const migrations: Array<{ id: string; sql: string }> = [
   {
     // A client's row is its orders' one hot row on PostgreSQL: every create-order of an API key locked
     // it first and held it to commit, so that key's orders went one at a time. create-order now takes
-    // its place last (orders/queries.ts takeUnpaidPlace), after the order and its liquidity, and the
+    // its place last (orders/queries.ts reserveForOrder), after the order and its liquidity, and the
     // trigger counts only the orders that stop being unpaid. Every statement locks liquidity before
     // the client's row (a settlement is one statement, its trigger firing at its end), so none waits
     // for another in a cycle. The orders of instances of an earlier build still running are not counted.
