@@ -813,6 +813,11 @@ function report(rows: Row[], roundRows: Row[][], notes: string[]): { targets: Ve
     console.log(
       `\nThe framework's share: ${fastifyAlone} (bench/fastify-server.mjs, one of the server's get-quote answers, no plugin) answered ${fixed(ratio(fastifyAlone, 'get-quote', 'Prism mock'), 1)}× the mock at ${fixed(cpuUsPerRequest(framework))} µs of CPU a request; the server's one quote asked again ${fixed(ratio('server, embedded', 'get-quote', 'Prism mock'), 1)}× at ${fixed(cpuUsPerRequest(server))} µs.`,
     );
+  const mockQuote = find('Prism mock', 'get-quote');
+  if (mockQuote?.cpu && server?.cpu)
+    console.log(
+      `The cores each used: the mock is two processes (its front and Prism) and used ${fixed(mockQuote.cpu.target)}% of one core, ${fixed(cpuUsPerRequest(mockQuote))} µs of CPU a get-quote; the embedded server is one process and used ${fixed(server.cpu.target)}%, ${fixed(cpuUsPerRequest(server))} µs a quote asked again: ${fixed(cpuUsPerRequest(mockQuote) / cpuUsPerRequest(server), 1)}× less CPU a request, against ${fixed(ratio('server, embedded', 'get-quote', 'Prism mock'), 1)}× the requests a second.`,
+    );
   console.log(
     "\nget-quote's targets for quotes no request asked for before (a bar beyond the targets, which were set on one quote asked again):",
   );
