@@ -34,18 +34,18 @@ const parameters = Object.keys({
 export class QuoteMemo {
   /**
    * Each kept with the price revision it was computed at, and taken only at that revision. When
-   * prices move, the old revision's entries age out of the LRU instead of being cleared: clearing
-   * both full caches held the next quote 2.9 to 3.5 ms at every price step (bench/README.md,
-   * "Measurements behind the code").
+   * prices move, the old revision's entries age out of the LRU instead of being cleared, which held
+   * the next quote while both full caches were emptied.
+   * Measured (bench/README.md): the first quote after a price step 2.9-3.5 ms cleared → 0.014-0.017 ms.
    */
   private readonly quotes: LRUCache<string, { revision: number; computed: ComputedQuote }>;
   /**
    * Hashes of the keys of quotes asked for once, not kept, so that quotes asked once (a new amount
-   * every request) die young instead of being copied into the old generation, 6.5 KB each
-   * (bench/README.md, "Measurements behind the code"). A hash is a number the garbage collector never
-   * copies: held as strings, each scavenge of the moving market took about 1 ms longer (the same
-   * file). Two keys of one hash keep a quote one request early, nothing more. The value is the
-   * revision of the ask, so an ask at an earlier revision does not count.
+   * every request) die young instead of being copied into the old generation. A hash is a number
+   * the garbage collector never copies, as it copies a string. Two keys of one hash keep a quote one
+   * request early, nothing more. The value is the revision of the ask, so an ask at an earlier
+   * revision does not count.
+   * Measured (bench/README.md): 6,547 → 1,548 bytes retained a new quote; as strings, scavenges 2.7-3.5 ms against 1.0-1.3.
    */
   private readonly askedOnce: LRUCache<number, number>;
 

@@ -149,10 +149,10 @@ async function openEmbedded(dataDir: string | undefined): Promise<Database> {
  * The embedded engine's statements (or transactions), one at a time, each started in a task of its
  * own. PGlite runs a statement on the server's thread, and statements queued behind one another
  * resumed one another without returning to the event loop, so a lifecycle pass or requests arriving
- * together stalled every other request for the whole batch: 200 queued updates stalled the loop
- * 190 to 740 ms, each in a task of its own 6 to 75. Requests' statements go first; the background's
- * (the lifecycle) take every fifth turn while requests wait, so that a steady load does not hold
- * settlements back for ever: the flow's p99 fell from 106-177 ms a call to 13-29 (bench/README.md).
+ * together stalled every other request for the whole batch. Requests' statements go first; the
+ * background's (the lifecycle) take every fifth turn while requests wait, so that a steady load does
+ * not hold settlements back for ever.
+ * Measured (bench/README.md): 200 queued updates stalled the loop 190-740 ms, 6-75 ms in turns; flow p99 106-177 → 13-29 ms.
  */
 class EmbeddedTurns {
   private readonly requests: Array<() => void> = [];
