@@ -6,8 +6,9 @@
 // then the calls of the next `seconds` are measured, the steady load of every user at once: the
 // latencies of calls started while users still arrive are left out, as a warm-up's are, their errors not.
 // Writes `measuring` to stderr when the measured seconds begin. Prints one JSON line: per call, its
-// count, errors (the arrival's included) and latency percentiles; and this process's own CPU and
-// event-loop delay (p99, max) while measuring, the delay being in every latency it measured.
+// count, errors (the arrival's included, a few with when their call started) and latency percentiles;
+// and this process's own CPU and event-loop delay (p99, max) while measuring, the delay being in every
+// latency it measured.
 //
 //   node bench/flow.mjs <base url> <users> <seconds> [arrival seconds]
 import http from 'node:http';
@@ -17,7 +18,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 const [baseUrl, usersText, secondsText, arrivalText = '1'] = process.argv.slice(2);
 const users = Number(usersText);
 const arrivalMs = Number(arrivalText) * 1000;
-const measuredFrom = performance.now() + arrivalMs;
+const startedAt = performance.now();
+const measuredFrom = startedAt + arrivalMs;
 const endAt = measuredFrom + Number(secondsText) * 1000;
 
 const routes = [
@@ -47,7 +49,8 @@ function record(call, started, failure) {
   if (started >= measuredFrom) stats.latencies.push(performance.now() - started);
   if (failure === undefined) return;
   stats.errors++;
-  if (stats.examples.length < 3) stats.examples.push(failure);
+  // When it started tells a failure of the start-up, while users arrive, from one of the steady load.
+  if (stats.examples.length < 3) stats.examples.push(`${failure} (started ${((started - startedAt) / 1000).toFixed(1)} s in)`);
 }
 
 // node:http, not fetch: 200 users for 15 s cost this process 5.4 to 5.5 s of CPU with fetch and
