@@ -149,12 +149,12 @@ export async function insertOrder(db: Queryable, order: NewOrder, row: boolean):
  * its row lock and each re-checks what is left, so the total is never exceeded), then, once it is
  * reserved, a place among the client's unpaid orders unless it holds `limit` already. Both rows stay
  * locked to the end of the transaction, so create-order takes them last, liquidity first (migration
- * 011), and in one round trip: two held them longer when requests kept the event loop busy
- * (bench/README.md, "Measurements behind the code").
+ * 011), and in one round trip: two held them longer when requests kept the event loop busy.
+ * Measured (bench/README.md): the flow's create-order p99 on one PostgreSQL worker 23.1 → 20.0 ms (medians of 24 runs).
  */
 export async function reserveForOrder(
   tx: Queryable,
-  liquidity: { chain: string; token: string; amount: string },
+  liquidity: { chain: string; address: string; amount: string },
   client: { id: string; limit: number } | undefined,
 ): Promise<'reserved' | 'no liquidity' | 'client at limit'> {
   const [row] = await tx.query<{ reserved: boolean; placed: boolean }>(
@@ -167,7 +167,7 @@ export async function reserveForOrder(
        ON CONFLICT (client) DO UPDATE SET unpaid = counted.unpaid + 1 WHERE counted.unpaid < $5::integer
        RETURNING unpaid)
      SELECT EXISTS (SELECT 1 FROM reserved) AS reserved, EXISTS (SELECT 1 FROM placed) AS placed`,
-    [liquidity.chain, liquidity.token, liquidity.amount, client?.id ?? null, client?.limit ?? 0],
+    [liquidity.chain, liquidity.address, liquidity.amount, client?.id ?? null, client?.limit ?? 0],
   );
   if (!row?.reserved) return 'no liquidity';
   return client && !row.placed ? 'client at limit' : 'reserved';

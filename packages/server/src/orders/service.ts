@@ -201,11 +201,10 @@ export class OrderService {
           : this.sourceTransactionResponse(route, orderId, quote);
       // The rows every order of a route and of a client shares, taken last.
       const unpaidPlace = client && { id: client.id, limit: this.unpaidLimit(client) };
-      const liquidity = { chain: reserveToken.chain, token: reserveToken.address, amount: reserveToken.amount };
-      const reservation = await reserveForOrder(tx, liquidity, unpaidPlace);
+      const reservation = await reserveForOrder(tx, reserveToken, unpaidPlace);
       if (reservation === 'no liquidity') {
         throw new DomainError('INSUFFICIENT_SOLVER_BALANCE', 'the market maker cannot fill this order now', {
-          limit: await availableLiquidity(tx, liquidity.chain, liquidity.token),
+          limit: await availableLiquidity(tx, reserveToken.chain, reserveToken.address),
           token: reserveToken.address,
           chain_id: reserveToken.chain,
         });
