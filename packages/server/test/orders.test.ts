@@ -25,6 +25,7 @@ import {
   testServerPerSuite,
   tokenSwapParams,
   tronOfframpParams,
+  usdcBase,
   wbtcBob,
 } from './helpers.js';
 import { signedPayment, simulatedBalance, wallet } from './wallets.js';
@@ -235,41 +236,47 @@ describe('create-order', () => {
 });
 
 describe('liquidity', () => {
-  it('never reserves more than the market maker holds, however many orders arrive at once', async () => {
+  // An onramp is written in a transaction (its deposit address), a token swap in one statement (orders/queries.ts writeOrder).
+  const races = [
+    { route: 'onramp', params: onrampParams, chain: 'bob', token: wbtcBob, total: '3000000', each: 995500n },
+    { route: 'tokenSwap', params: solanaSwapParams, chain: 'base', token: usdcBase, total: '300000000', each: 99650000n },
+  ] as const;
+  it.each(races)('never reserves more than the market maker holds, however many $route orders arrive at once', async (race) => {
     const sandbox = JSON.parse(readFileSync(sandboxConfigFile, 'utf8')) as GatewayConfig;
     const small = await testServer({
-      config: { liquidity: sandbox.liquidity.map((entry) => (entry.token === wbtcBob ? { ...entry, amount: '3000000' } : entry)) },
+      config: { liquidity: sandbox.liquidity.map((entry) => (entry.token === race.token ? { ...entry, amount: race.total } : entry)) },
     });
     try {
       const smallApi = client(small.url);
-      const quotes = await Promise.all(Array.from({ length: 8 }, () => smallApi.quote(onrampParams())));
+      const quotes = await Promise.all(Array.from({ length: 8 }, () => smallApi.quote(race.params())));
       const answers = await Promise.all(quotes.map((quote) => smallApi.post('/v4/create-order', quote.body)));
-      // Each order reserves 995500 of 3000000: three fit, five do not.
+      // Three orders fit in the total, five do not.
       expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
       const refused = answers.filter((answer) => answer.status === 400);
       expect(refused).toHaveLength(5);
+      const left = (BigInt(race.total) - 3n * race.each).toString();
       // { limit: the liquidity left of the token the order delivers, token, chain_id }.
       for (const answer of refused)
         expect(answer.body).toMatchObject({
           code: 'INSUFFICIENT_SOLVER_BALANCE',
-          details: { limit: '13500', token: wbtcBob, chain_id: 'bob' },
+          details: { limit: left, token: race.token, chain_id: race.chain },
         });
-      const row = (await smallApi.get('/sandbox/liquidity')).body.liquidity.find((entry: { token: string }) => entry.token === wbtcBob);
-      expect(row).toMatchObject({ total: '3000000', reserved: '2986500' });
+      const row = (await smallApi.get('/sandbox/liquidity')).body.liquidity.find((entry: { token: string }) => entry.token === race.token);
+      expect(row).toMatchObject({ total: race.total, reserved: (3n * race.each).toString() });
     } finally {
       await small.close();
     }
   });
 
   it('spends the reservation on success and releases it on refund', async () => {
-    const before = await liquidity('base', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913');
+    const before = await liquidity('base', usdcBase);
     const refunded = await order(solanaSwapParams());
     const succeeded = await order(solanaSwapParams());
-    const reserved = await liquidity('base', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913');
+    const reserved = await liquidity('base', usdcBase);
     expect(BigInt(reserved.reserved) - BigInt(before.reserved)).toBe(2n * 99650000n);
     await api.post(`/sandbox/orders/${refunded.created.tokenSwap.order_id}/outcome`, { outcome: 'refunded' });
     await api.post(`/sandbox/orders/${succeeded.created.tokenSwap.order_id}/outcome`, { outcome: 'success' });
-    const after = await liquidity('base', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913');
+    const after = await liquidity('base', usdcBase);
     expect(after.reserved).toBe(before.reserved);
     expect(BigInt(before.total) - BigInt(after.total)).toBe(99650000n);
   });

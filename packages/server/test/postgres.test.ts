@@ -10,7 +10,7 @@ import { openDatabase, type Database, type ListeningConnection } from '../src/st
 import { issueApiKey } from '../src/keys/keys.js';
 import { orderReads } from '../src/orders/reads.js';
 import { migrate } from '../src/store/migrations.js';
-import { client, onrampParams, startTestPostgres, testServer, wbtcBob } from './helpers.js';
+import { type Answer, client, offrampParams, onrampParams, startTestPostgres, testServer, wbtcBob } from './helpers.js';
 import { findPostgres, type PostgresCluster } from '@swap-gateway/test-support/postgres';
 
 const binaries = findPostgres();
@@ -82,19 +82,21 @@ describe.skipIf('missing' in binaries)('store on PostgreSQL', () => {
     try {
       const { key } = await issueApiKey(server.services.db, 'unpaid count test');
       const keyed = client(server.url, { authorization: `Bearer ${key}` });
+      // Onramps (written in a transaction) and offramps (in one statement: orders/queries.ts writeOrder) in turn.
       const createAll = async (count: number) => {
         const quotes = await Promise.all(
-          Array.from({ length: count }, (_, i) => keyed.quote(onrampParams({ amount: String(100_000 + i) }))),
+          Array.from({ length: count }, (_, i) => keyed.quote(i % 2 ? offrampParams() : onrampParams({ amount: String(100_000 + i) }))),
         );
         return Promise.all(quotes.map((quote) => keyed.post('/v4/create-order', quote.body)));
       };
+      const orderId = (answer: Answer) => (Object.values(answer.body)[0] as { order_id: string }).order_id;
       const first = await createAll(8);
       expect(first.map((answer) => answer.status).sort()).toEqual([201, 201, 201, 429, 429, 429, 429, 429]);
 
       // The three unpaid orders fail while six more arrive: places are freed and taken in any order, never beyond three.
       const settling = first
         .filter((answer) => answer.status === 201)
-        .map((answer) => keyed.post(`/sandbox/orders/${answer.body.onramp.order_id}/outcome`, { outcome: 'failed' }));
+        .map((answer) => keyed.post(`/sandbox/orders/${orderId(answer)}/outcome`, { outcome: 'failed' }));
       const [failed, second] = await Promise.all([Promise.all(settling), createAll(6)]);
       expect(failed.map((answer) => answer.status)).toEqual([200, 200, 200]);
       expect(
@@ -107,6 +109,13 @@ describe.skipIf('missing' in binaries)('store on PostgreSQL', () => {
       );
       for (const row of counts) expect(row.unpaid).toBe(row.actual);
       expect(second.filter((answer) => answer.status === 201).length).toBeLessThanOrEqual(3);
+      // Every refused order gave its reservation back: what is reserved is what the open orders deliver.
+      const reservations = await server.services.db.query<{ token: string; reserved: string; open: string }>(
+        `SELECT l.token, l.reserved::text AS reserved,
+           (SELECT coalesce(sum(o.dst_amount), 0)::text FROM orders o WHERE o.dst_chain = l.chain AND o.dst_token = l.token AND o.status = 'inProgress') AS open
+         FROM liquidity l`,
+      );
+      for (const row of reservations) expect(row.reserved, row.token).toBe(row.open);
     } finally {
       await server.close();
     }

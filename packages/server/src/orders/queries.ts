@@ -5,7 +5,7 @@
  * read as Unix milliseconds so both engines return the same JavaScript values.
  */
 import type { RouteKind } from '../config/config.js';
-import type { Queryable } from '../store/database.js';
+import { ConstraintViolation, type Queryable } from '../store/database.js';
 
 export type OrderStatus = 'inProgress' | 'success' | 'failed' | 'refunded';
 
@@ -105,72 +105,90 @@ const writeAnswer = (cte: string, row: boolean) =>
 
 const written = ([answer]: Array<{ row: OrderRow | null }>): Written | undefined => answer && (answer.row ? { row: answer.row } : {});
 
-/**
- * Writes the order and its place on the lifecycle's agenda, due its first look; answers the order as
- * written when `row`, and undefined when its quote has an order already (nothing is written).
- */
-export async function insertOrder(db: Queryable, order: NewOrder, row: boolean): Promise<Written | undefined> {
-  const inserted = await db.query<{ row: OrderRow | null }>(
-    `WITH inserted AS (
-       INSERT INTO orders (id, quote_id, api_version, route, src_chain, src_token, src_amount, dst_chain, dst_token, dst_amount,
-         sender, recipient, refund_address, deposit_address, op_return_data, estimated_time_secs, created_at, updated_at, client)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17, $18)
-       ON CONFLICT (quote_id) DO NOTHING RETURNING *),
-     scheduled AS (INSERT INTO order_agenda (order_id, due_at) SELECT id, $19 FROM inserted)
-     ${writeAnswer('inserted', row)}`,
-    [
-      order.id,
-      order.quote_id,
-      order.api_version,
-      order.route,
-      order.src_chain,
-      order.src_token,
-      order.src_amount,
-      order.dst_chain,
-      order.dst_token,
-      order.dst_amount,
-      order.sender,
-      order.recipient,
-      order.refund_address,
-      order.deposit_address,
-      order.op_return_data,
-      order.estimated_time_secs,
-      iso(order.created_ms),
-      order.client,
-      iso(order.first_look_ms),
-    ],
-  );
-  return written(inserted);
+/** Why writeOrder wrote nothing: the quote has an order, the token's liquidity is short, the client holds its limit. */
+export class OrderRefused extends Error {
+  constructor(readonly reason: 'duplicate' | 'no liquidity' | 'client at limit') {
+    super(`the order was not written: ${reason}`);
+    this.name = 'OrderRefused';
+  }
 }
 
+/** What refuses writeOrder's statement as a whole, by the schema's names (migrations 001 and 012). */
+const refusedBy: Record<string, OrderRefused['reason']> = {
+  orders_quote_id_key: 'duplicate',
+  client_unpaid_orders_within_limit: 'client at limit',
+};
+
 /**
- * A new order's share of the rows every order of a route and of a client shares, in one statement:
- * the market maker's liquidity, reserved by a conditional UPDATE (concurrent reservations queue on
- * its row lock and each re-checks what is left, so the total is never exceeded), then, once it is
- * reserved, a place among the client's unpaid orders unless it holds `limit` already. Both rows stay
- * locked to the end of the transaction, so create-order takes them last, liquidity first (migration
- * 011), and in one round trip: two held them longer when requests kept the event loop busy.
- * Measured (bench/README.md): the flow's create-order p99 on one PostgreSQL worker 23.1 → 20.0 ms (medians of 24 runs).
+ * Writes a new order in one statement: the order, its place on the lifecycle's agenda (due its first
+ * look), its reservation of the liquidity it delivers, and its client's count of unpaid orders; answers
+ * the order as written when `row`. The liquidity is reserved by a conditional UPDATE (concurrent
+ * reservations queue on its row lock and each re-checks what is left, so the total is never
+ * exceeded), and the order and the client's count are written only from its row: short of liquidity,
+ * nothing is written. A second order of one quote (the unique quote_id) and a client beyond its limit
+ * (the check on its count) fail the whole statement, the reservation with it. Sent on its own, the
+ * statement holds the rows every order of a token and of a client shares only while PostgreSQL runs
+ * it, liquidity first (migration 011); in a transaction, to its commit. Throws OrderRefused.
  */
-export async function reserveForOrder(
-  tx: Queryable,
+export async function writeOrder(
+  db: Queryable,
+  order: NewOrder,
   liquidity: { chain: string; address: string; amount: string },
-  client: { id: string; limit: number } | undefined,
-): Promise<'reserved' | 'no liquidity' | 'client at limit'> {
-  const [row] = await tx.query<{ reserved: boolean; placed: boolean }>(
-    `WITH reserved AS (
-       UPDATE liquidity SET reserved = reserved + $3::numeric
-       WHERE chain = $1 AND token = $2 AND total - reserved >= $3::numeric RETURNING chain),
-     placed AS (
-       INSERT INTO client_unpaid_orders AS counted (client, unpaid)
-       SELECT $4::text, 1 FROM reserved WHERE $4::text IS NOT NULL AND $5::integer > 0
-       ON CONFLICT (client) DO UPDATE SET unpaid = counted.unpaid + 1 WHERE counted.unpaid < $5::integer
-       RETURNING unpaid)
-     SELECT EXISTS (SELECT 1 FROM reserved) AS reserved, EXISTS (SELECT 1 FROM placed) AS placed`,
-    [liquidity.chain, liquidity.address, liquidity.amount, client?.id ?? null, client?.limit ?? 0],
-  );
-  if (!row?.reserved) return 'no liquidity';
-  return client && !row.placed ? 'client at limit' : 'reserved';
+  /** How many unpaid orders `order.client` may hold; null when the order names no client. */
+  unpaidLimit: number | null,
+  row: boolean,
+): Promise<Written> {
+  let answer: Array<{ row: OrderRow | null }>;
+  try {
+    answer = await db.query<{ row: OrderRow | null }>(
+      `WITH reserved AS (
+         UPDATE liquidity SET reserved = reserved + $20::numeric
+         WHERE chain = $21 AND token = $22 AND total - reserved >= $20::numeric RETURNING chain),
+       counted AS (
+         INSERT INTO client_unpaid_orders AS counts (client, unpaid, unpaid_limit)
+         SELECT $18::text, 1, $23::integer FROM reserved WHERE $18::text IS NOT NULL
+         ON CONFLICT (client) DO UPDATE SET unpaid = counts.unpaid + 1, unpaid_limit = excluded.unpaid_limit),
+       inserted AS (
+         INSERT INTO orders (id, quote_id, api_version, route, src_chain, src_token, src_amount, dst_chain, dst_token, dst_amount,
+           sender, recipient, refund_address, deposit_address, op_return_data, estimated_time_secs, created_at, updated_at, client)
+         SELECT $1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::text, $7::numeric, $8::text, $9::text, $10::numeric,
+           $11::text, $12::text, $13::text, $14::text, $15::text, $16::integer, $17::timestamptz, $17::timestamptz, $18::text
+         FROM reserved RETURNING *),
+       scheduled AS (INSERT INTO order_agenda (order_id, due_at) SELECT id, $19 FROM inserted)
+       ${writeAnswer('inserted', row)}`,
+      [
+        order.id,
+        order.quote_id,
+        order.api_version,
+        order.route,
+        order.src_chain,
+        order.src_token,
+        order.src_amount,
+        order.dst_chain,
+        order.dst_token,
+        order.dst_amount,
+        order.sender,
+        order.recipient,
+        order.refund_address,
+        order.deposit_address,
+        order.op_return_data,
+        order.estimated_time_secs,
+        iso(order.created_ms),
+        order.client,
+        iso(order.first_look_ms),
+        liquidity.amount,
+        liquidity.chain,
+        liquidity.address,
+        unpaidLimit,
+      ],
+    );
+  } catch (error) {
+    const reason = error instanceof ConstraintViolation ? refusedBy[error.constraint] : undefined;
+    throw reason ? new OrderRefused(reason) : error;
+  }
+  const result = written(answer);
+  if (!result) throw new OrderRefused('no liquidity');
+  return result;
 }
 
 /** When the oldest unpaid order of a client was created, from the index of unpaid orders by client. */

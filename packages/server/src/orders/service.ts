@@ -37,17 +37,19 @@ import type { CursorCodec } from './cursor.js';
 import {
   availableLiquidity,
   findOrder,
-  insertOrder,
   listLiquidity,
   listOrders,
   markSourceSeen,
   nextDepositAddressIndex,
   orderByQuote,
   oldestUnpaidOrderMs,
+  OrderRefused,
   recordBitcoinTransaction,
-  reserveForOrder,
+  writeOrder,
+  type NewOrder,
   type OrderFacts,
   type OrderRow,
+  type Written,
 } from './queries.js';
 import type { OrderEvents } from './events.js';
 import type { OrderReads } from './reads.js';
@@ -71,6 +73,9 @@ export interface OrderServiceDeps {
   nextLookMs(order: OrderFacts, now: number): number;
 }
 
+/** An onramp's deposit address and the OP_RETURN data that ties its payment to it. */
+type Deposit = { address: string; opReturnData: string };
+
 type QuoteBody = Record<string, unknown> & {
   inputAmount: { amount: string; address: string; chain: string };
   outputAmount: { amount: string; address: string; chain: string };
@@ -92,8 +97,9 @@ export class OrderService {
    * create-order. The checks run in the order a client can fix them: the refund address (V4) or
    * the owner (V3, checked before validation by the V3 route), the seal and its expiry (an offramp
    * or token-swap quote without a valid seal: a re-quote), someone who can reclaim the funds, then
-   * in one transaction: the duplicate check, the volume limits (under the route's lock), the
-   * liquidity reservation and the client's open unpaid orders.
+   * the order written with its liquidity and its client's count of unpaid orders (writeOrder): in one
+   * statement, or for an onramp or a route with volume limits in one transaction after the duplicate
+   * check, the volume limits (under the route's lock) and the deposit address.
    */
   /** `client`: who asks (`key:<id>` or `ip:<address>`), whose unpaid orders are capped; `keyed` when by an API key. */
   async create(
@@ -148,28 +154,7 @@ export class OrderService {
     const limitedRoute = quotedRoute?.perAccountLimit !== undefined || quotedRoute?.globalLimit !== undefined ? quotedRoute : undefined;
 
     const orderId = randomUUID();
-    const reserveToken = quote.outputAmount;
-    // Read before the transaction: an indexer's answer is no part of it, and it would hold the locks while it waits.
-    const senderUtxos = route === 'onramp' && quote.sender ? await this.deps.bitcoin.utxos(quote.sender) : undefined;
-    const { response, written } = await db.transaction(async (tx) => {
-      // A quote sent again is a duplicate before it takes what the insert would come too late to
-      // spare: an onramp's deposit address (its sequence does not roll back; two sent at the same
-      // moment on PostgreSQL may still both take one) and a limited route's volume check. Other
-      // routes learn it from the insert.
-      if (route === 'onramp' || limitedRoute) {
-        const existing = await orderByQuote(tx, quoteId);
-        if (existing) throw duplicate(existing);
-      }
-      if (limitedRoute) {
-        await lockRouteVolume(tx, limitedRoute.srcChain, limitedRoute.src.address);
-        const account = quote.sender ?? this.refundAddress(route, quote) ?? undefined;
-        await checkVolumeLimits(tx, this.deps.catalogue, limitedRoute, {
-          amount: BigInt(quote.inputAmount.amount),
-          account,
-          nowMs: clock.now(),
-        });
-      }
-      const deposit = route === 'onramp' ? await this.deposit(tx, orderId) : undefined;
+    const newOrder = (deposit: Deposit | undefined): NewOrder => {
       const order = {
         id: orderId,
         quote_id: quoteId,
@@ -191,30 +176,67 @@ export class OrderService {
         client: client?.id ?? null,
       };
       const firstLookMs = this.deps.nextLookMs({ ...order, src_tx_hash: null, src_seen_ms: null, payout_sent_ms: null }, order.created_ms);
-      const written = await insertOrder(tx, { ...order, first_look_ms: firstLookMs }, this.deps.events.keepsWritten);
-      // The quote has an order already: written since the look above, or on a route that does not look.
-      // On PostgreSQL the insert waited for the transaction that wrote it to commit.
-      if (!written) throw duplicate((await orderByQuote(tx, quoteId))!);
-      const response =
-        route === 'onramp'
-          ? this.onrampResponse(orderId, quote, deposit!, senderUtxos)
-          : this.sourceTransactionResponse(route, orderId, quote);
-      // The rows every order of a route and of a client shares, taken last.
-      const unpaidPlace = client && { id: client.id, limit: this.unpaidLimit(client) };
-      const reservation = await reserveForOrder(tx, reserveToken, unpaidPlace);
-      if (reservation === 'no liquidity') {
-        throw new DomainError('INSUFFICIENT_SOLVER_BALANCE', 'the market maker cannot fill this order now', {
-          limit: await availableLiquidity(tx, reserveToken.chain, reserveToken.address),
-          token: reserveToken.address,
-          chain_id: reserveToken.chain,
+      return { ...order, first_look_ms: firstLookMs };
+    };
+    const write = (db: Queryable, deposit?: Deposit) =>
+      writeOrder(db, newOrder(deposit), quote.outputAmount, client ? this.unpaidLimit(client) : null, this.deps.events.keepsWritten);
+    // Read before the transaction: an indexer's answer is no part of it, and it would hold the locks while it waits.
+    const senderUtxos = route === 'onramp' && quote.sender ? await this.deps.bitcoin.utxos(quote.sender) : undefined;
+    // Built before the write, so that an order whose answer cannot be built (an onramp's sender short
+    // of bitcoin for its PSBT) is not written.
+    const respond = (deposit?: Deposit) =>
+      route === 'onramp'
+        ? this.onrampResponse(orderId, quote, deposit!, senderUtxos)
+        : this.sourceTransactionResponse(route, orderId, quote);
+    let created: { response: GatewayCreateOrderV3; written: Written };
+    try {
+      if (route !== 'onramp' && !limitedRoute) {
+        const response = respond();
+        created = { response, written: await write(db) };
+      } else
+        created = await db.transaction(async (tx) => {
+          // A quote sent again is a duplicate before it takes what the write would come too late to
+          // spare: an onramp's deposit address (its sequence does not roll back; two sent at the same
+          // moment on PostgreSQL may still both take one) and a limited route's volume check.
+          const existing = await orderByQuote(tx, quoteId);
+          if (existing) throw duplicate(existing);
+          if (limitedRoute) {
+            await lockRouteVolume(tx, limitedRoute.srcChain, limitedRoute.src.address);
+            const account = quote.sender ?? this.refundAddress(route, quote) ?? undefined;
+            await checkVolumeLimits(tx, this.deps.catalogue, limitedRoute, {
+              amount: BigInt(quote.inputAmount.amount),
+              account,
+              nowMs: clock.now(),
+            });
+          }
+          const deposit = route === 'onramp' ? await this.deposit(tx, orderId) : undefined;
+          const response = respond(deposit);
+          return { response, written: await write(tx, deposit) };
         });
-      }
-      if (reservation === 'client at limit') throw await this.unpaidOrderLimit(tx, unpaidPlace!);
-      return { response, written };
-    });
+    } catch (error) {
+      if (error instanceof OrderRefused) throw await this.refusal(error.reason, quoteId, quote.outputAmount, client);
+      throw error;
+    }
     // Committed: what keeps orders in memory (the view of orders, get-quote's volume sums) must see it.
-    this.deps.events.changed(orderId, written.row);
-    return response;
+    this.deps.events.changed(orderId, created.written.row);
+    return created.response;
+  }
+
+  /** What a client is told of an order writeOrder refused, read once nothing of it was written. */
+  private async refusal(
+    reason: OrderRefused['reason'],
+    quoteId: string,
+    token: { chain: string; address: string },
+    client: { id: string; keyed: boolean } | undefined,
+  ): Promise<DomainError> {
+    const { db } = this.deps;
+    if (reason === 'duplicate') return duplicate((await orderByQuote(db, quoteId))!);
+    if (reason === 'client at limit') return this.unpaidOrderLimit(db, { id: client!.id, limit: this.unpaidLimit(client!) });
+    return new DomainError('INSUFFICIENT_SOLVER_BALANCE', 'the market maker cannot fill this order now', {
+      limit: await availableLiquidity(db, token.chain, token.address),
+      token: token.address,
+      chain_id: token.chain,
+    });
   }
 
   /**
@@ -244,7 +266,7 @@ export class OrderService {
   }
 
   /** An onramp's deposit address and the OP_RETURN data that ties its payment to it. */
-  private async deposit(tx: Queryable, orderId: string): Promise<{ address: string; opReturnData: string }> {
+  private async deposit(tx: Queryable, orderId: string): Promise<Deposit> {
     const address = this.deps.depositAddresses.at(await nextDepositAddressIndex(tx));
     // Ties the payment to the order: register-tx looks for exactly these 32 bytes.
     return { address, opReturnData: createHash('sha256').update(`order:${orderId}`).digest('hex') };
@@ -253,7 +275,7 @@ export class OrderService {
   private onrampResponse(
     orderId: string,
     quote: QuoteBody,
-    { address, opReturnData }: { address: string; opReturnData: string },
+    { address, opReturnData }: Deposit,
     senderUtxos: Utxo[] | undefined,
   ): GatewayCreateOrderV3 {
     const { bitcoin } = this.deps;

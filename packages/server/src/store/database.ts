@@ -72,10 +72,40 @@ export function isUnavailable(error: unknown): boolean {
   );
 }
 
-/** The engine's error in the store's terms: a DependencyUnavailable, or as it is. */
-function translated(error: unknown): unknown {
-  return isUnavailable(error) ? new DependencyUnavailable('database', error) : error;
+/**
+ * A write the schema refused: a unique constraint (SQLSTATE 23505) or a check (23514), named as the
+ * schema names it, so that what owns the statement can say what the refusal means (a second order of
+ * one quote, a client at its limit). The whole statement, or transaction, wrote nothing.
+ */
+export class ConstraintViolation extends Error {
+  constructor(
+    readonly constraint: string,
+    readonly cause: unknown,
+  ) {
+    super(`the write breaks the constraint ${constraint}`);
+    this.name = 'ConstraintViolation';
+  }
 }
+
+/** The engine's refusal by a named constraint as a ConstraintViolation; any other error as it is. */
+function constraintTranslated(error: unknown): unknown {
+  const { code, constraint } = error as { code?: string; constraint?: string };
+  return (code === '23505' || code === '23514') && constraint ? new ConstraintViolation(constraint, error) : error;
+}
+
+/** The engine's error in the store's terms: a DependencyUnavailable, a ConstraintViolation, or as it is. */
+function translated(error: unknown): unknown {
+  return isUnavailable(error) ? new DependencyUnavailable('database', error) : constraintTranslated(error);
+}
+
+/** A statement of a transaction: a constraint's refusal reaches `work` as a ConstraintViolation (the transaction's end translates the rest). */
+const inTransaction = async <Row>(statement: () => Promise<Row[]>): Promise<Row[]> => {
+  try {
+    return await statement();
+  } catch (error) {
+    throw constraintTranslated(error);
+  }
+};
 
 const translating = async <T>(work: () => Promise<T>): Promise<T> => {
   try {
@@ -132,7 +162,10 @@ async function openEmbedded(dataDir: string | undefined): Promise<Database> {
     transaction: (work) =>
       translating(() =>
         turns.take(
-          () => db.transaction((tx) => work({ query: <Row>(sql: string, params?: unknown[]) => statements.query<Row>(sql, params, tx) })),
+          () =>
+            db.transaction((tx) =>
+              work({ query: <Row>(sql: string, params?: unknown[]) => inTransaction(() => statements.query<Row>(sql, params, tx)) }),
+            ),
           background,
         ),
       ),
@@ -243,7 +276,7 @@ async function openPostgres(databaseUrl: string, log: NonNullable<DatabaseOption
       try {
         await client.query('BEGIN');
         const result = await work({
-          query: async <Row>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as Row[],
+          query: <Row>(sql: string, params?: unknown[]) => inTransaction(async () => (await client.query(sql, params)).rows as Row[]),
         });
         await client.query('COMMIT');
         return result;

@@ -212,13 +212,25 @@ const migrations: Array<{ id: string; sql: string }> = [
   {
     // A client's row is its orders' one hot row on PostgreSQL: every create-order of an API key locked
     // it first and held it to commit, so that key's orders went one at a time. create-order now takes
-    // its place last (orders/queries.ts reserveForOrder), after the order and its liquidity, and the
+    // its place last (orders/queries.ts writeOrder), after its liquidity, and the
     // trigger counts only the orders that stop being unpaid. Every statement locks liquidity before
     // the client's row (a settlement is one statement, its trigger firing at its end), so none waits
     // for another in a cycle. The orders of instances of an earlier build still running are not counted.
     id: '011_unpaid_place_taken_last',
     sql: `
       CREATE OR REPLACE FUNCTION gateway_count_unpaid() RETURNS trigger LANGUAGE plpgsql AS $$ DECLARE was boolean := TG_OP <> 'INSERT' AND OLD.client IS NOT NULL AND OLD.status = 'inProgress' AND OLD.src_seen_at IS NULL; is_now boolean := TG_OP <> 'DELETE' AND NEW.client IS NOT NULL AND NEW.status = 'inProgress' AND NEW.src_seen_at IS NULL; BEGIN IF was AND NOT is_now THEN UPDATE client_unpaid_orders SET unpaid = unpaid - 1 WHERE client = OLD.client; END IF; RETURN NULL; END $$;
+    `,
+  },
+  {
+    // A client's limit is kept beside its count, and a check refuses a count above it: create-order
+    // writes the order, its liquidity and its place in one statement (orders/queries.ts writeOrder),
+    // which a client at its limit must fail as a whole, so that the liquidity reserved before its place
+    // is taken is given back by the same rollback. Each create-order writes the limit it applies, so a
+    // changed configuration counts from the next order; the rows before this hold no limit.
+    id: '012_unpaid_limit_checked',
+    sql: `
+      ALTER TABLE client_unpaid_orders ADD COLUMN unpaid_limit integer NOT NULL DEFAULT 2147483647;
+      ALTER TABLE client_unpaid_orders ADD CONSTRAINT client_unpaid_orders_within_limit CHECK (unpaid <= unpaid_limit);
     `,
   },
 ];
