@@ -129,6 +129,7 @@ const refusedBy: Record<string, OrderRefused['reason']> = {
  * (the check on its count) fail the whole statement, the reservation with it. Sent on its own, the
  * statement holds the rows every order of a token and of a client shares only while PostgreSQL runs
  * it, liquidity first (migration 011); in a transaction, to its commit. Throws OrderRefused.
+ * Measured (bench/README.md): the flow's create-order p99 on one PostgreSQL worker 21.9 → 14.5 ms (medians of 20 runs).
  */
 export async function writeOrder(
   db: Queryable,
