@@ -145,7 +145,8 @@ const startWaitsMs = [250, 500, 1000, 2000, 5000];
 
 /**
  * The buffer pool of an in-memory database: its files are in memory already, and a start prepares
- * the whole pool. 16 MB rather than postgresql.conf's 128 MB took a start from 1.6 to 1.0 s of CPU.
+ * the whole pool, so 16 MB rather than postgresql.conf's 128 MB.
+ * Measured (bench/README.md): an in-memory open after the process's first, 1.29 → 1.15 s of CPU (medians of 8).
  */
 const inMemoryStartParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
