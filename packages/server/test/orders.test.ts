@@ -263,6 +263,12 @@ describe('liquidity', () => {
         });
       const row = (await smallApi.get('/sandbox/liquidity')).body.liquidity.find((entry: { token: string }) => entry.token === race.token);
       expect(row).toMatchObject({ total: race.total, reserved: (3n * race.each).toString() });
+      // An order's quote sent again is a duplicate, though its own order took the liquidity it would need.
+      const accepted = answers.findIndex((answer) => answer.status === 201);
+      expect(await smallApi.post('/v4/create-order', quotes[accepted]!.body)).toMatchObject({
+        status: 400,
+        body: { code: 'DUPLICATE_ORDER', details: { message: answers[accepted]!.body[race.route].order_id } },
+      });
     } finally {
       await small.close();
     }

@@ -10,7 +10,17 @@ import { openDatabase, type Database, type ListeningConnection } from '../src/st
 import { issueApiKey } from '../src/keys/keys.js';
 import { orderReads } from '../src/orders/reads.js';
 import { migrate } from '../src/store/migrations.js';
-import { type Answer, client, offrampParams, onrampParams, startTestPostgres, testServer, wbtcBob } from './helpers.js';
+import {
+  type Answer,
+  client,
+  offrampParams,
+  onrampParams,
+  solanaSwapParams,
+  startTestPostgres,
+  testServer,
+  usdcBase,
+  wbtcBob,
+} from './helpers.js';
 import { findPostgres, type PostgresCluster } from '@swap-gateway/test-support/postgres';
 
 const binaries = findPostgres();
@@ -42,19 +52,33 @@ describe.skipIf('missing' in binaries)('store on PostgreSQL', () => {
 
   it('reserves atomically across connections, refuses a raced duplicate, and keeps orders across a restart', async () => {
     const sandbox = (await import('../config/sandbox.json', { with: { type: 'json' } })).default;
-    const liquidity = sandbox.liquidity.map((entry) => (entry.token === wbtcBob ? { ...entry, amount: '3000000' } : entry));
+    // Room for three orders of each: onramps (written in a transaction) and token swaps (in one statement).
+    const races = [
+      { route: 'onramp', params: onrampParams, token: wbtcBob, total: '3000000', each: 995500n },
+      { route: 'tokenSwap', params: solanaSwapParams, token: usdcBase, total: '300000000', each: 99650000n },
+    ] as const;
+    const liquidity = sandbox.liquidity.map((entry) => {
+      const race = races.find((candidate) => candidate.token === entry.token);
+      return race ? { ...entry, amount: race.total } : entry;
+    });
     let server = await testServer({ databaseUrl: cluster.url, config: { liquidity } });
     let api = client(server.url);
-    const quotes = await Promise.all(Array.from({ length: 8 }, () => api.quote(onrampParams())));
-    const answers = await Promise.all(quotes.map((quote) => api.post('/v4/create-order', quote.body)));
-    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
-    expect(answers.filter((answer) => answer.body.code === 'INSUFFICIENT_SOLVER_BALANCE')).toHaveLength(5);
+    for (const race of races) {
+      const quotes = await Promise.all(Array.from({ length: 8 }, () => api.quote(race.params())));
+      const answers = await Promise.all(quotes.map((quote) => api.post('/v4/create-order', quote.body)));
+      expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
+      expect(answers.filter((answer) => answer.body.code === 'INSUFFICIENT_SOLVER_BALANCE')).toHaveLength(5);
 
-    const row = (await api.get('/sandbox/liquidity')).body.liquidity.find((entry: { token: string }) => entry.token === wbtcBob);
-    expect(row).toMatchObject({ total: '3000000', reserved: String(3n * 995500n) });
-    // Free the room again and race one quote against itself.
-    for (const answer of answers.filter((answer) => answer.status === 201))
-      await api.post(`/sandbox/orders/${answer.body.onramp.order_id}/outcome`, { outcome: 'failed' });
+      const row = (await api.get('/sandbox/liquidity')).body.liquidity.find((entry: { token: string }) => entry.token === race.token);
+      expect(row).toMatchObject({ total: race.total, reserved: String(3n * race.each) });
+      // An order's quote sent again is a duplicate, though the liquidity it would need is taken.
+      const accepted = answers.findIndex((answer) => answer.status === 201);
+      expect((await api.post('/v4/create-order', quotes[accepted]!.body)).body).toMatchObject({ code: 'DUPLICATE_ORDER' });
+      // Free the room again.
+      for (const answer of answers.filter((answer) => answer.status === 201))
+        await api.post(`/sandbox/orders/${answer.body[race.route].order_id}/outcome`, { outcome: 'failed' });
+    }
+    // Race one quote against itself.
     const quote = (await api.quote(onrampParams())).body;
     const raced = await Promise.all(Array.from({ length: 4 }, () => api.post('/v4/create-order', quote)));
     expect(raced.filter((answer) => answer.status === 201)).toHaveLength(1);

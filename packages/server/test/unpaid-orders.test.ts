@@ -28,7 +28,7 @@ describe('unpaid orders per client', () => {
     const liquidityBefore = await liquidity();
     // An offramp is written in one statement, an onramp in a transaction (orders/queries.ts writeOrder):
     // in both the liquidity is reserved before the client's count refuses, and is given back.
-    expect((await create(api, offrampParams({ amount: '5000002' }))).status).toBe(429);
+    expect((await create(api, offrampParams({ amount: '5000002' }))).body).toMatchObject({ code: 'EXCEEDED_LIMIT' });
     const refused = await create(api, onrampParams({ amount: '100001' }));
     expect(refused.status).toBe(429);
     // The liquidity the refused orders would have reserved stays free.

@@ -230,7 +230,10 @@ export class OrderService {
     client: { id: string; keyed: boolean } | undefined,
   ): Promise<DomainError> {
     const { db } = this.deps;
-    if (reason === 'duplicate') return duplicate((await orderByQuote(db, quoteId))!);
+    // A quote sent again is a duplicate first, whichever refusal its statement met: its own order may
+    // have taken the last of the liquidity, or the client's last place.
+    const existing = await orderByQuote(db, quoteId);
+    if (existing) return duplicate(existing);
     if (reason === 'client at limit') return this.unpaidOrderLimit(db, { id: client!.id, limit: this.unpaidLimit(client!) });
     return new DomainError('INSUFFICIENT_SOLVER_BALANCE', 'the market maker cannot fill this order now', {
       limit: await availableLiquidity(db, token.chain, token.address),
