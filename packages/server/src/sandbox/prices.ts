@@ -17,8 +17,9 @@ const priceDecimals = 8;
 
 export class SandboxPrices implements PriceSource {
   /**
-   * Prices parsed at the revision they were read at, by the catalogue's token object: a quote asks for
-   * the same few prices a dozen times (keyed so, a new-amount get-quote allocates 43.6 KB, 46.2 by string).
+   * Prices parsed at the revision they were read at, by the catalogue's token object (no key string
+   * to build): a quote asks for the same few prices a dozen times.
+   * Measured (bench/README.md): a new-amount get-quote 331 → 295.5 µs of CPU with it; 46.2 → 43.6 KB allocated keyed by object.
    */
   private parsed = new Map<TokenConfig, bigint | undefined>();
   private parsedRevision = -1;

@@ -231,7 +231,8 @@ async function openPostgres(databaseUrl: string, log: NonNullable<DatabaseOption
   };
   const pool = newPool(requestConnections);
   // The lifecycle's own connections: its looks (up to 32 at once) held every connection of the pool
-  // while requests waited for one; the flow's p99 a call fell from 10-47 ms to 6-15 (bench/README.md).
+  // while requests waited for one.
+  // Measured (bench/README.md): the flow's p99 a call 10-47 → 6-15 ms.
   const backgroundPool = newPool(backgroundConnections);
   // Start once the server answers: an unreachable one (still starting, restarting) is waited for, so
   // that a worker started during an outage serves when it ends; any other failure (a wrong password,
