@@ -3,9 +3,10 @@
  * expires): beyond the cap create-order answers 429 EXCEEDED_LIMIT with a Retry-After of the oldest
  * one's expiry; paying one frees a place; a key holder counts apart from its address.
  */
+import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { issueApiKey } from '../src/keys/keys.js';
-import { client, offrampParams, onrampParams, testServerPerSuite } from './helpers.js';
+import { client, freshDataDir, offrampParams, onrampParams, testServer, testServerPerSuite } from './helpers.js';
 
 const expirySeconds = 900;
 const { server, api } = testServerPerSuite({
@@ -57,5 +58,42 @@ describe('unpaid orders per client', () => {
     expect((await create(api, onrampParams({ amount: '100007' }))).status).toBe(429);
     await api.post('/sandbox/advance', { seconds: expirySeconds });
     expect((await create(api, onrampParams({ amount: '100008' }))).status).toBe(201);
+  });
+
+  it('counts from a lowered limit: a client above it is refused until enough of its orders are paid', async () => {
+    const dataDir = freshDataDir();
+    const limits = (anonymous: number) => ({
+      orders: { defaultPageSize: 20, maxPageSize: 100, maxUnpaidPerClient: { anonymous, apiKey: 3 } },
+    });
+    try {
+      let running = await testServer({ dataDir, config: limits(3) });
+      let caller = client(running.url);
+      const held: string[] = [];
+      for (const amount of ['5000003', '5000004', '5000005']) {
+        const created = await create(caller, offrampParams({ amount }));
+        expect(created.status).toBe(201);
+        held.push(created.body.offramp.order_id);
+      }
+      await running.close();
+
+      // Restarted with a limit of 2: the client holds 3.
+      running = await testServer({ dataDir, config: limits(2) });
+      caller = client(running.url);
+      try {
+        const pay = (orderId: string) => caller.post(`/sandbox/orders/${orderId}/source-sent`, {});
+        expect((await create(caller, offrampParams({ amount: '5000006' }))).body).toMatchObject({
+          code: 'EXCEEDED_LIMIT',
+          details: { limit: '2' },
+        });
+        expect((await pay(held[0]!)).status).toBe(200);
+        expect((await create(caller, offrampParams({ amount: '5000007' }))).body).toMatchObject({ code: 'EXCEEDED_LIMIT' });
+        expect((await pay(held[1]!)).status).toBe(200);
+        expect((await create(caller, offrampParams({ amount: '5000008' }))).status).toBe(201);
+      } finally {
+        await running.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
