@@ -178,8 +178,8 @@ export class OrderService {
       const firstLookMs = this.deps.nextLookMs({ ...order, src_tx_hash: null, src_seen_ms: null, payout_sent_ms: null }, order.created_ms);
       return { ...order, first_look_ms: firstLookMs };
     };
-    const write = (db: Queryable, deposit?: Deposit) =>
-      writeOrder(db, newOrder(deposit), quote.outputAmount, client ? this.unpaidLimit(client) : null, this.deps.events.keepsWritten);
+    const write = (on: Queryable, deposit?: Deposit) =>
+      writeOrder(on, newOrder(deposit), quote.outputAmount, client ? this.unpaidLimit(client) : null, this.deps.events.keepsWritten);
     // Read before the transaction: an indexer's answer is no part of it, and it would hold the locks while it waits.
     const senderUtxos = route === 'onramp' && quote.sender ? await this.deps.bitcoin.utxos(quote.sender) : undefined;
     // Built before the write, so that an order whose answer cannot be built (an onramp's sender short
