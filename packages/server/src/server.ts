@@ -123,6 +123,7 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
     const seal = new QuoteSeal(secret, sealedFields(bundledDocument().document));
     const view = new OrderView(catalogue, prices);
     // get-quote reads a route's volume sums at most once a second; every order written here drops them.
+    // Measured (bench/README.md): get-quote on a limited route 741-936 → 170-205 µs of CPU.
     const volumes = new VolumeCache(1000);
     const reads = await orderReads(store.db);
     storeReads = reads;

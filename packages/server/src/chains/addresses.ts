@@ -12,9 +12,9 @@ import type { ChainKind } from '../config/config.js';
 import { bitcoinLib, type BitcoinNetwork } from './bitcoin-lib.js';
 
 /**
- * A new address takes a few microseconds to check (hasOutputScript, below), and a quote's addresses
- * recur (a user's refund address, the same recipient): answers are remembered, per network, for the
- * most recent addresses.
+ * A quote's addresses recur (a user's refund address, the same recipient): answers are remembered,
+ * per network, for the most recent addresses.
+ * Measured (bench/README.md): a known P2PKH address 11.1-13.2 → 0.03-0.4 µs, a bech32 one 2.0-3.5 → 0.03-0.06 µs.
  */
 const bitcoinChecks = new LRUCache<string, boolean>({ max: 10_000 });
 

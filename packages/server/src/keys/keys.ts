@@ -35,7 +35,10 @@ export async function issueApiKey(db: Queryable, label: string): Promise<{ id: s
   return { id, key };
 }
 
-/** Verifies keys, remembering known ones for a minute so that a request costs no query. */
+/**
+ * Verifies keys, remembering known ones for a minute so that a request costs no query.
+ * Measured (bench/README.md): a get-quote with a key 593-646 → 181-226 µs of CPU.
+ */
 export class ApiKeys {
   private readonly known = new Map<string, { id: string; until: number }>();
 
