@@ -60,7 +60,11 @@ describe('unpaid orders per client', () => {
     expect((await create(api, onrampParams({ amount: '100008' }))).status).toBe(201);
   });
 
-  it('counts from a lowered limit: a client above it is refused until enough of its orders are paid', async () => {
+  it.each([
+    { stored: 'its orders’ limit', before012: false },
+    // Migration 012 gives the rows written before it the column's default, the largest integer.
+    { stored: 'none, from before migration 012', before012: true },
+  ])('refuses a client above a lowered limit until enough of its orders are paid (stored limit: $stored)', async ({ before012 }) => {
     const dataDir = freshDataDir();
     const limits = (anonymous: number) => ({
       orders: { defaultPageSize: 20, maxPageSize: 100, maxUnpaidPerClient: { anonymous, apiKey: 3 } },
@@ -73,6 +77,10 @@ describe('unpaid orders per client', () => {
         const created = await create(caller, offrampParams({ amount }));
         expect(created.status).toBe(201);
         held.push(created.body.offramp.order_id);
+      }
+      if (before012) {
+        const rows = await running.services.db.query('UPDATE client_unpaid_orders SET unpaid_limit = DEFAULT RETURNING unpaid');
+        expect(rows).toEqual([{ unpaid: 3 }]);
       }
       await running.close();
 
