@@ -1,8 +1,16 @@
 /**
  * The configured chains, tokens and routes, indexed for lookups. Token addresses are compared the
- * way their chain compares them: case-insensitively on EVM chains (hex), exactly elsewhere (Base58).
+ * way their chain compares them (tokenKey).
  */
 import type { ChainConfig, ChainKind, GatewayConfig, RouteConfig, RouteKind, TokenConfig } from './config.js';
+
+/**
+ * A token's key: its chain, and its address compared case-insensitively where addresses are hex (EVM
+ * chains, and the zero address of Bitcoin's native token), exactly elsewhere (Base58: Tron, Solana).
+ */
+export function tokenKey(chain: string, kind: ChainKind | undefined, address: string): string {
+  return `${chain}:${kind === 'evm' || kind === 'bitcoin' ? address.toLowerCase() : address}`;
+}
 
 export interface Route extends RouteConfig {
   kind: RouteKind;
@@ -74,7 +82,7 @@ export class Catalogue {
   }
 
   private tokenKey(chain: string, address: string): string {
-    return `${chain}:${this.kindOf(chain) === 'evm' || this.kindOf(chain) === 'bitcoin' ? address.toLowerCase() : address}`;
+    return tokenKey(chain, this.kindOf(chain), address);
   }
 
   private routeKey(srcChain: string, srcToken: string, dstChain: string, dstToken: string): string {

@@ -8,6 +8,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { GatewayRoute } from '@swap-gateway/types';
+import { tokenKey } from './catalogue.js';
 
 export type ChainKind = 'bitcoin' | 'evm' | 'tron' | 'solana';
 /** A route is the document's route key (`GatewayRoute`: onramp, offramp, tokenSwap). */
@@ -330,14 +331,15 @@ function checkConfig(config: GatewayConfig): void {
   const problems: string[] = [];
   if (config.signingSecret !== undefined && config.signingSecret.length < 16) problems.push('signingSecret must be at least 16 characters');
   const chains = new Map(config.chains.map((chain) => [chain.id, chain]));
-  const tokenKey = (chain: string, address: string) => `${chain}:${address.toLowerCase()}`;
-  const tokens = new Map(config.tokens.map((token) => [tokenKey(token.chain, token.address), token]));
+  // As the catalogue will find them: a token, route or liquidity entry that passes here is served.
+  const key = (chain: string, address: string) => tokenKey(chain, chains.get(chain)?.kind, address);
+  const tokens = new Map(config.tokens.map((token) => [key(token.chain, token.address), token]));
   for (const token of config.tokens)
     if (!chains.has(token.chain)) problems.push(`token ${token.symbol} is on unknown chain ${token.chain}`);
   for (const route of config.routes) {
     const name = `route ${route.srcChain}:${route.srcToken} -> ${route.dstChain}:${route.dstToken}`;
-    const src = tokens.get(tokenKey(route.srcChain, route.srcToken));
-    const dst = tokens.get(tokenKey(route.dstChain, route.dstToken));
+    const src = tokens.get(key(route.srcChain, route.srcToken));
+    const dst = tokens.get(key(route.dstChain, route.dstToken));
     if (!src || !dst) problems.push(`${name} names a token that is not configured`);
     else if (!route.rate && (!src.priceUsd || !dst.priceUsd)) problems.push(`${name} needs a rate: a token has no price`);
     if (route.srcChain === route.dstChain) problems.push(`${name} stays on one chain`);
@@ -345,7 +347,7 @@ function checkConfig(config: GatewayConfig): void {
       problems.push(`${name} is Bitcoin to Bitcoin`);
   }
   for (const route of config.routes) {
-    if (chains.get(route.dstChain)?.kind === 'bitcoin' && !tokens.get(tokenKey(route.dstChain, route.dstToken))?.priceUsd)
+    if (chains.get(route.dstChain)?.kind === 'bitcoin' && !tokens.get(key(route.dstChain, route.dstToken))?.priceUsd)
       problems.push(`offramp route from ${route.srcChain} needs a Bitcoin price for totalFeeUsd`);
   }
   if (config.rateLimits.anonymous >= config.rateLimits.apiKey) problems.push('rateLimits.anonymous must be below rateLimits.apiKey');
@@ -354,7 +356,7 @@ function checkConfig(config: GatewayConfig): void {
   if (config.sandboxOperatorKey !== undefined && config.sandboxOperatorKey.length < 32)
     problems.push('sandboxOperatorKey must be at least 32 characters');
   for (const entry of config.liquidity)
-    if (!tokens.has(tokenKey(entry.chain, entry.token))) problems.push(`liquidity for unknown token ${entry.chain}:${entry.token}`);
+    if (!tokens.has(key(entry.chain, entry.token))) problems.push(`liquidity for unknown token ${entry.chain}:${entry.token}`);
   const unpaid = config.orders.maxUnpaidPerClient;
   if (!(Number.isInteger(unpaid.anonymous) && unpaid.anonymous >= 1 && Number.isInteger(unpaid.apiKey) && unpaid.apiKey >= 1))
     problems.push('orders.maxUnpaidPerClient.anonymous and .apiKey must be whole numbers from 1');
