@@ -300,7 +300,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 
 export class ConfigError extends Error {}
 
-/** Catches the mistakes that would otherwise surface as a wrong quote: unknown chains, tokens without a rate. */
+/** The settings' JSON schema, compiled at the first load. */
 let validateShape: ((value: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
 /**
@@ -327,6 +327,10 @@ function checkShape(config: GatewayConfig): void {
   );
 }
 
+/**
+ * Values the schema cannot judge: what contradicts itself or the catalogue, mistakes that would
+ * otherwise surface as a wrong quote (unknown chains, tokens without a rate) or a failed start.
+ */
 function checkConfig(config: GatewayConfig): void {
   const problems: string[] = [];
   if (config.signingSecret !== undefined && config.signingSecret.length < 16) problems.push('signingSecret must be at least 16 characters');

@@ -10,7 +10,7 @@ export interface PriceSource {
   /** USD price of one whole token, scaled by 10^18, or undefined without a feed. */
   usdPrice(token: TokenConfig): bigint | undefined;
   /**
-   * Changes whenever any price changes: quote plans made at an earlier revision are not used again
+   * Changes whenever any price changes: quotes computed at an earlier revision are not used again
    * (quote/memo.ts). A counter bumped by every update does; a feed that cannot tell bumps it on
    * every call (a clock reading would not do: two calls can read the same millisecond).
    */

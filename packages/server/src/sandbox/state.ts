@@ -30,7 +30,7 @@ export interface SandboxSnapshot {
   faults: number;
   /** By `chain:address` (address lower-cased). */
   prices: Record<string, SandboxPrice>;
-  /** Bumped by every change of a price: quote plans of an earlier one are not used again. */
+  /** Bumped by every change of a price: quotes computed at an earlier one are not used again (quote/memo.ts). */
   pricesRevision: number;
   walk: PriceWalk | null;
   /** The configuration's walk (JSON) when `walk` was last taken from it: a changed configuration replaces `walk`. */

@@ -45,9 +45,8 @@ export interface ListenerEvents {
  */
 export interface ListeningConnection extends Queryable {
   /**
-   * A round trip that reads nothing (an empty query): it returns after the notifications of every
-   * commit acknowledged before it was sent, at a third of the CPU a query of the orders table costs
-   * PostgreSQL.
+   * A round trip that reads nothing (an empty query, which PostgreSQL neither plans nor runs): it
+   * returns after the notifications of every commit acknowledged before it was sent.
    */
   barrier(): Promise<void>;
   close(): Promise<void>;
@@ -251,8 +250,8 @@ async function openPostgres(databaseUrl: string, log: NonNullable<DatabaseOption
       await new Promise((resolve) => setTimeout(resolve, waitMs));
     }
   }
-  // Statements outside transactions (the reads: get-order, get-orders, key lookups) are prepared once
-  // per connection and then only executed: the SQL is fixed text, so one name per text.
+  // Statements outside transactions (reads, and writes of one statement such as create-order's) are
+  // prepared once per connection and then only executed: the SQL is fixed text, so one name per text.
   const names = new Map<string, string>();
   const named = (sql: string) => {
     const name = names.get(sql) ?? `gateway_${names.size}`;

@@ -6,7 +6,7 @@
  * without parameters (the migrations' DDL, a sequence's next value, the sandbox's state) run
  * through `query` as they are: the database's, or in a transaction the transaction's (the
  * database's would wait for the transaction to end).
- * Measured (bench/README.md): an order's update 700 → 350 µs, a read by id 450 → 160 µs.
+ * Measured (bench/README.md): an order's update 645-700 → 346-347 µs, a read by id 403-545 → 151-174 µs.
  */
 import { parse, type PGlite, protocol, type Transaction } from '@electric-sql/pglite';
 
