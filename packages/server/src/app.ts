@@ -16,7 +16,7 @@ import { accessPlugin } from './http/access.js';
 import { capConnections, connectionOptions } from './http/connections.js';
 import { corsPlugin } from './http/cors.js';
 import { DependencyUnavailable, DomainError, invalidRequest } from './errors.js';
-import { bundledDocument, documentPath, type GatewayDocument } from './http/document.js';
+import { bundledDocument, documentPath } from './http/document.js';
 import {
   answerFailure,
   ApiFailure,
@@ -40,12 +40,11 @@ import type { Services } from './services.js';
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   keys: ApiKeys;
-  document?: GatewayDocument;
 }
 
 export async function buildApp(services: Services, options: AppOptions): Promise<FastifyInstance> {
   const { config } = services;
-  const source = options.document ?? bundledDocument();
+  const source = bundledDocument();
   const { operations } = source;
   // Built now, so that a code the document lists under two statuses stops the server at start.
   for (const operation of operations) statusTable(operation);

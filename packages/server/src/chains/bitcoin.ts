@@ -146,7 +146,6 @@ const dustLimit = 546n;
 
 export interface PaymentPlan {
   psbtHex: string;
-  fee: bigint;
 }
 
 /** The shortfall of a sender that cannot fund a payment (INSUFFICIENT_CONFIRMED_FUNDS). */
@@ -205,7 +204,7 @@ export function buildPaymentPsbt(args: {
   psbt.addOutput({ script: bitcoinLib.payments.embed({ data: [fromHex(opReturnHex)] }).output!, value: 0n });
   const change = total - amount - fee;
   if (change >= dustLimit) psbt.addOutput({ address: sender, value: change });
-  return { psbtHex: psbt.toHex(), fee };
+  return { psbtHex: psbt.toHex() };
 }
 
 /** The most the address can pay an onramp: all its UTXOs, minus the fee of spending them. */

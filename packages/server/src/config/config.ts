@@ -192,7 +192,7 @@ export interface GatewayConfig {
 export const sandboxConfigFile = fileURLToPath(new URL('../../config/sandbox.json', import.meta.url));
 
 /** The shape of a configuration, merged: the settings there are, their types, the ones required. */
-export const configSchemaFile = fileURLToPath(new URL('../../config/gateway-config.schema.json', import.meta.url));
+const configSchemaFile = fileURLToPath(new URL('../../config/gateway-config.schema.json', import.meta.url));
 
 /** A partial configuration merged over the file, section by section. */
 export type ConfigOverrides = {

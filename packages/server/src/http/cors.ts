@@ -11,9 +11,9 @@ import fp from 'fastify-plugin';
 import type { GatewayConfig } from '../config/config.js';
 
 /** Request headers a page may send: the API key and a JSON body's type. */
-export const corsAllowedHeaders = ['Authorization', 'Content-Type'];
+const corsAllowedHeaders = ['Authorization', 'Content-Type'];
 /** Response headers a page may read besides the CORS-safelisted ones. */
-export const corsExposedHeaders = ['Retry-After', 'Allow'];
+const corsExposedHeaders = ['Retry-After', 'Allow'];
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 

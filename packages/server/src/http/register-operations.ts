@@ -17,7 +17,7 @@ export interface OperationHandler {
 
 export type OperationHandlers = Record<string, OperationHandler>;
 
-export function registerOperations(app: FastifyInstance, source: GatewayDocument, handlers: OperationHandlers): Operation[] {
+export function registerOperations(app: FastifyInstance, source: GatewayDocument, handlers: OperationHandlers): void {
   const missing = source.operations.filter((operation) => !handlers[operation.operationId]).map((operation) => operation.operationId);
   if (missing.length) throw new Error(`no handler for ${missing.join(', ')}`);
   for (const operation of source.operations) {
@@ -43,7 +43,6 @@ export function registerOperations(app: FastifyInstance, source: GatewayDocument
       },
     });
   }
-  return source.operations;
 }
 
 /** The one success status the operation documents. */

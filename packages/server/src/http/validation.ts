@@ -42,7 +42,7 @@ export interface SchemaMarker {
 
 type Validation = { value: unknown } | { error: Error };
 
-export function createCompilers(source: GatewayDocument, log: FastifyBaseLogger, checkResponses: { every: number } = { every: 1 }) {
+export function createCompilers(source: GatewayDocument, log: FastifyBaseLogger, checkResponses: { every: number }) {
   const { validator } = source;
   const detailShapes = detailShapesByCode(source.document);
 

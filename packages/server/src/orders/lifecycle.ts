@@ -95,9 +95,9 @@ export class Lifecycle {
     private readonly reads: Pick<OrderReads, 'find'>,
     private readonly options: LifecycleOptions,
     /** Brings what the clock reads up to date before a pass (the sandbox's offset, set by any process). */
-    private readonly beforePass: () => Promise<void> = () => Promise.resolve(),
+    private readonly beforePass: () => Promise<void>,
     /** A pass or a look at an order that failed (the database unreachable, a chain call refused): it is tried again later. */
-    private readonly onError: (error: unknown) => void = () => undefined,
+    private readonly onError: (error: unknown) => void,
   ) {}
 
   start(intervalMs: number): void {
@@ -116,7 +116,7 @@ export class Lifecycle {
     clearInterval(this.timer);
     await this.running;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.settled(), new Promise((resolve) => (timer = setTimeout(resolve, this.stopWaitMs)))]);
+    await Promise.race([this.looksFinished(), new Promise((resolve) => (timer = setTimeout(resolve, this.stopWaitMs)))]);
     clearTimeout(timer);
     clearInterval(this.heartbeat);
   }
@@ -124,7 +124,7 @@ export class Lifecycle {
   /** One pass over the orders due, and the looks it started. */
   async tick(): Promise<void> {
     await this.startPass();
-    await this.settled();
+    await this.looksFinished();
   }
 
   /** Reads the orders due and starts looking at them; passes never overlap. */
@@ -134,7 +134,7 @@ export class Lifecycle {
   }
 
   /** Resolves when every look under way here has finished. */
-  private async settled(): Promise<void> {
+  private async looksFinished(): Promise<void> {
     while (this.visiting.size > 0) await Promise.allSettled([...this.visiting.values()]);
   }
 
@@ -151,7 +151,7 @@ export class Lifecycle {
       // below starts with no look under way and looks at every order due at the new time.
       while (this.running || this.visiting.size > 0) {
         await this.running;
-        await this.settled();
+        await this.looksFinished();
       }
       this.underWayElsewhere = false;
       await this.tick();

@@ -72,8 +72,8 @@ export type NewOrder = Omit<
   'seq' | 'status' | 'src_tx_hash' | 'src_seen_ms' | 'payout_txid' | 'payout_sent_ms' | 'outcome' | 'created_ms'
 > & {
   created_ms: number;
-  /** Who created it (`key:<id>` or `ip:<address>`); null when not told. */
-  client: string | null;
+  /** Who created it (`key:<id>` or `ip:<address>`). */
+  client: string;
   /** When the lifecycle first looks at it (its agenda's due time). */
   first_look_ms: number;
 };
@@ -135,8 +135,8 @@ export async function writeOrder(
   db: Queryable,
   order: NewOrder,
   liquidity: { chain: string; address: string; amount: string },
-  /** How many unpaid orders `order.client` may hold; null when the order names no client. */
-  unpaidLimit: number | null,
+  /** How many unpaid orders `order.client` may hold. */
+  unpaidLimit: number,
   row: boolean,
 ): Promise<Written> {
   let answer: Array<{ row: OrderRow | null }>;
@@ -147,7 +147,7 @@ export async function writeOrder(
          WHERE chain = $21 AND token = $22 AND total - reserved >= $20::numeric RETURNING chain),
        counted AS (
          INSERT INTO client_unpaid_orders AS counts (client, unpaid, unpaid_limit)
-         SELECT $18::text, 1, $23::integer FROM reserved WHERE $18::text IS NOT NULL
+         SELECT $18::text, 1, $23::integer FROM reserved
          ON CONFLICT (client) DO UPDATE SET unpaid = counts.unpaid + 1, unpaid_limit = excluded.unpaid_limit),
        inserted AS (
          INSERT INTO orders (id, quote_id, api_version, route, src_chain, src_token, src_amount, dst_chain, dst_token, dst_amount,
@@ -193,8 +193,8 @@ export async function writeOrder(
 }
 
 /** When the oldest unpaid order of a client was created, from the index of unpaid orders by client. */
-export async function oldestUnpaidOrderMs(tx: Queryable, client: string): Promise<number | null> {
-  const [row] = await tx.query<{ oldest_ms: number | null }>(
+export async function oldestUnpaidOrderMs(db: Queryable, client: string): Promise<number | null> {
+  const [row] = await db.query<{ oldest_ms: number | null }>(
     `SELECT (extract(epoch FROM min(created_at)) * 1000)::float8 AS oldest_ms
      FROM orders WHERE client = $1 AND status = 'inProgress' AND src_seen_at IS NULL`,
     [client],

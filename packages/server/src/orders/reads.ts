@@ -36,7 +36,7 @@ export interface OrderReads {
 const viewCapacity = 50_000;
 
 /** The channel migration 006's trigger notifies with the id of every order updated. */
-export const orderChangesChannel = 'gateway_order_changed';
+const orderChangesChannel = 'gateway_order_changed';
 
 /** How long a lost listening connection waits before it is opened again. */
 const reconnectMs = 1000;

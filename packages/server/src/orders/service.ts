@@ -105,7 +105,7 @@ export class OrderService {
   async create(
     body: Record<string, unknown>,
     apiVersion: 'v3' | 'v4',
-    client?: { id: string; keyed: boolean },
+    client: { id: string; keyed: boolean },
   ): Promise<GatewayCreateOrderV3> {
     const { seal, clock, db } = this.deps;
     const route = Object.keys(body)[0] as RouteKind;
@@ -173,13 +173,13 @@ export class OrderService {
         op_return_data: deposit?.opReturnData ?? null,
         estimated_time_secs: quote.estimatedTimeInSecs ?? 0,
         created_ms: clock.now(),
-        client: client?.id ?? null,
+        client: client.id,
       };
       const firstLookMs = this.deps.nextLookMs({ ...order, src_tx_hash: null, src_seen_ms: null, payout_sent_ms: null }, order.created_ms);
       return { ...order, first_look_ms: firstLookMs };
     };
     const write = (on: Queryable, deposit?: Deposit) =>
-      writeOrder(on, newOrder(deposit), quote.outputAmount, client ? this.unpaidLimit(client) : null, this.deps.events.keepsWritten);
+      writeOrder(on, newOrder(deposit), quote.outputAmount, this.unpaidLimit(client), this.deps.events.keepsWritten);
     // Read before the transaction: an indexer's answer is no part of it, and it would hold the locks while it waits.
     const senderUtxos = route === 'onramp' && quote.sender ? await this.deps.bitcoin.utxos(quote.sender) : undefined;
     // Built before the write, so that an order whose answer cannot be built (an onramp's sender short
@@ -227,14 +227,14 @@ export class OrderService {
     reason: OrderRefused['reason'],
     quoteId: string,
     token: { chain: string; address: string },
-    client: { id: string; keyed: boolean } | undefined,
+    client: { id: string; keyed: boolean },
   ): Promise<DomainError> {
     const { db } = this.deps;
     // A quote sent again is a duplicate first, whichever refusal its statement met: its own order may
     // have taken the last of the liquidity, or the client's last place.
     const existing = await orderByQuote(db, quoteId);
     if (existing) return duplicate(existing);
-    if (reason === 'client at limit') return this.unpaidOrderLimit(db, { id: client!.id, limit: this.unpaidLimit(client!) });
+    if (reason === 'client at limit') return this.unpaidOrderLimit(db, { id: client.id, limit: this.unpaidLimit(client) });
     return new DomainError('INSUFFICIENT_SOLVER_BALANCE', 'the market maker cannot fill this order now', {
       limit: await availableLiquidity(db, token.chain, token.address),
       token: token.address,
@@ -252,9 +252,9 @@ export class OrderService {
   }
 
   /** The refusal of a client holding `limit` unpaid orders, with when its oldest expires. */
-  private async unpaidOrderLimit(tx: Queryable, client: { id: string; limit: number }): Promise<UnpaidOrderLimit> {
+  private async unpaidOrderLimit(db: Queryable, client: { id: string; limit: number }): Promise<UnpaidOrderLimit> {
     const { config, clock } = this.deps;
-    const oldestMs = await oldestUnpaidOrderMs(tx, client.id);
+    const oldestMs = await oldestUnpaidOrderMs(db, client.id);
     const expiresMs = (oldestMs ?? clock.now()) + config.lifecycle.unpaidOrderExpirySeconds * 1000;
     return new UnpaidOrderLimit(client.limit, Math.max(1, Math.ceil((expiresMs - clock.now()) / 1000)));
   }

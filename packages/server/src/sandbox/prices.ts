@@ -86,7 +86,7 @@ export function withWalk(values: Values, walk: PriceWalk | null): Values {
 }
 
 /** Whether the walk is due to step at `nowMs` (a tenth of the interval early: the processes' timers do not tick together). */
-export function walkDue(values: Values, nowMs: number): boolean {
+function walkDue(values: Values, nowMs: number): boolean {
   return values.walk !== null && nowMs - values.walkedAtMs >= values.walk.intervalSeconds * 900;
 }
 

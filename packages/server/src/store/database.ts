@@ -58,7 +58,7 @@ export interface ListeningConnection extends Queryable {
  * (operator intervention: shutdown, cannot connect now), the socket's own errors, and the driver's
  * words for a connection cut or a connection not made in time.
  */
-export function isUnavailable(error: unknown): boolean {
+function isUnavailable(error: unknown): boolean {
   const { code, message } = error as { code?: string; message?: string };
   if (typeof code === 'string' && (/^08/.test(code) || /^57P0[1-3]$/.test(code))) return true;
   if (
