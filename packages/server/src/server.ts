@@ -3,7 +3,6 @@
  * liquidity), services, the application, the lifecycle loop. Closing lets in-flight requests finish,
  * stops the loop and closes the store.
  */
-import { resolve } from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
 import { bundledDocument } from './http/document.js';
@@ -11,7 +10,7 @@ import { DepositAddresses, SimulatedBitcoin, type BitcoinAdapter } from './chain
 import { SimulatedChains, type SettlementAdapter } from './chains/settlement.js';
 import { Clock } from './clock.js';
 import { Catalogue } from './config/catalogue.js';
-import { loadConfig, type ConfigOverrides, type GatewayConfig } from './config/config.js';
+import { loadConfig, storeLocation, type ConfigOverrides, type GatewayConfig } from './config/config.js';
 import { ApiKeys } from './keys/keys.js';
 import { CursorCodec } from './orders/cursor.js';
 import { Lifecycle } from './orders/lifecycle.js';
@@ -97,14 +96,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 const quoteMemoCapacity = 10_000;
 
 export async function createGateway(config: GatewayConfig, options: Pick<StartServerOptions, 'logger' | 'adapters' | 'database'> = {}) {
-  const dataDir = config.storage.dataDir && config.storage.dataDir !== ':memory:' ? resolve(config.storage.dataDir) : undefined;
   // Before the application (and its logger) exists, what the store has to say goes to stderr when logging is on.
   const storeLog = options.logger
     ? (message: string, error: unknown) => console.warn(`[gateway] ${message}: ${(error as Error).message}`)
     : undefined;
   const store: Store = options.database
     ? { db: options.database, close: async () => {} }
-    : await openStore({ databaseUrl: config.storage.databaseUrl, dataDir, log: (message, error) => storeLog?.(message, error) });
+    : await openStore({ ...storeLocation(config.storage), log: (message, error) => storeLog?.(message, error) });
   /** Closed before the store: on PostgreSQL it keeps a listening connection open again when one is lost. */
   let storeReads: OrderReads | undefined;
   try {

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
 import { isIP } from 'node:net';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GatewayRoute } from '@swap-gateway/types';
 import { tokenKey } from './catalogue.js';
@@ -408,4 +409,9 @@ export function priceWalkProblems(walk: PriceWalk): string[] {
   if (!Number.isInteger(maxDeviationBps) || maxDeviationBps < 0 || maxDeviationBps > 5000)
     problems.push('maxDeviationBps must be a whole number from 0 to 5000');
   return problems;
+}
+
+/** The store as `openStore` opens it: PostgreSQL's URL, or the embedded database's directory made absolute (none in memory). */
+export function storeLocation({ dataDir, databaseUrl }: GatewayConfig['storage']): { dataDir?: string; databaseUrl?: string } {
+  return { databaseUrl, dataDir: dataDir && dataDir !== ':memory:' ? resolve(dataDir) : undefined };
 }

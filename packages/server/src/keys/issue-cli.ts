@@ -3,9 +3,8 @@
  * configured store and prints it once; only its hash is kept. With the embedded store, run it while
  * the server is stopped (the data directory takes one process at a time).
  */
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config/config.js';
+import { loadConfig, storeLocation } from '../config/config.js';
 import { openStore } from '../store/open-store.js';
 import { issueApiKey } from './keys.js';
 
@@ -16,8 +15,7 @@ const config = loadConfig({
   configFile: values.config,
   overrides: values['data-dir'] ? { storage: { dataDir: values['data-dir'] } } : undefined,
 });
-const dataDir = config.storage.dataDir && config.storage.dataDir !== ':memory:' ? resolve(config.storage.dataDir) : undefined;
-const store = await openStore({ databaseUrl: config.storage.databaseUrl, dataDir });
+const store = await openStore(storeLocation(config.storage));
 try {
   const { id, key } = await issueApiKey(store.db, values.label!);
   process.stdout.write(`${key}\n`);

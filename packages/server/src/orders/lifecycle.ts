@@ -24,10 +24,9 @@ import {
   claimEffect,
   dueOrders,
   keepClaimsAlive,
-  markPayoutSent,
-  markSourceSeen,
   normalizeHash,
   recordEffect,
+  recordOnce,
   scheduleOrder,
   settleOrder,
   type DueOrder,
@@ -205,7 +204,7 @@ export class Lifecycle {
       if (!txid) return undefined;
       // Its next look goes with the payout's write, later than this pass's now (as in pass()).
       const nextMs = Math.max(this.chains.nextCheckMs({ ...chainOrder, payoutSentMs: now }, now), now + 1);
-      this.events.changed(order.id, (await markPayoutSent(db, order.id, txid, now, nextMs, this.events.keepsWritten))?.row);
+      this.events.changed(order.id, (await recordOnce(db, 'payoutSent', order.id, txid, now, nextMs, this.events.keepsWritten))?.row);
       return undefined;
     }
     if (order.route === 'offramp' && !this.chains.payoutConfirmed(chainOrder, now)) return this.chains.nextCheckMs(chainOrder, now);
@@ -242,7 +241,7 @@ export class Lifecycle {
     const seenMs = this.clock.now();
     const nextLookMs = this.nextLookMs({ ...order, src_tx_hash: hash, src_seen_ms: seenMs }, seenMs);
     // The row as written whatever the view keeps: it is the control's answer.
-    const seen = await markSourceSeen(this.db, order.id, hash, seenMs, nextLookMs, true);
+    const seen = await recordOnce(this.db, 'sourceSeen', order.id, hash, seenMs, nextLookMs, true);
     if (!seen) throw conflict('the order already has a source transaction, or is settled');
     this.events.changed(order.id, seen.row);
     return seen.row!;

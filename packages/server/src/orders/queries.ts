@@ -301,47 +301,35 @@ export async function scheduleOrder(db: Queryable, due: DueOrder, nextMs: number
   ]);
 }
 
-/**
- * Records the source transaction once, and when the lifecycle next looks at the order; undefined
- * when it already has one (or is settled).
- */
-export async function markSourceSeen(
-  db: Queryable,
-  id: string,
-  txHash: string,
-  atMs: number,
-  nextLookMs: number,
-  row: boolean,
-): Promise<Written | undefined> {
-  const seen = await db.query<{ row: OrderRow | null }>(
-    `WITH seen AS (
-       UPDATE orders SET src_tx_hash = $2, src_seen_at = $3, updated_at = $3
-       WHERE id = $1 AND src_tx_hash IS NULL AND status = 'inProgress' RETURNING *),
-     due AS (UPDATE order_agenda SET due_at = $4 FROM seen WHERE order_agenda.order_id = seen.id)
-     ${writeAnswer('seen', row)}`,
-    [id, txHash, iso(atMs), iso(nextLookMs)],
-  );
-  return written(seen);
-}
+/** What an order records once, and its columns: the source transaction seen, the payout sent. */
+const recordedOnce = {
+  sourceSeen: { hash: 'src_tx_hash', at: 'src_seen_at' },
+  payoutSent: { hash: 'payout_txid', at: 'payout_sent_at' },
+} as const;
 
-/** Records the payout once, and when the lifecycle next looks at the order; undefined when it was recorded before (or the order is settled). */
-export async function markPayoutSent(
+/**
+ * Records the source transaction or the payout once (its hash and when), and when the lifecycle
+ * next looks at the order; undefined when it was recorded before (or the order is settled).
+ */
+export async function recordOnce(
   db: Queryable,
+  what: keyof typeof recordedOnce,
   id: string,
-  txid: string,
+  hash: string,
   atMs: number,
   nextLookMs: number,
   row: boolean,
 ): Promise<Written | undefined> {
-  const sent = await db.query<{ row: OrderRow | null }>(
-    `WITH sent AS (
-       UPDATE orders SET payout_txid = $2, payout_sent_at = $3, updated_at = $3
-       WHERE id = $1 AND status = 'inProgress' AND payout_txid IS NULL RETURNING *),
-     due AS (UPDATE order_agenda SET due_at = $4 FROM sent WHERE order_agenda.order_id = sent.id)
-     ${writeAnswer('sent', row)}`,
-    [id, txid, iso(atMs), iso(nextLookMs)],
+  const columns = recordedOnce[what];
+  const recorded = await db.query<{ row: OrderRow | null }>(
+    `WITH recorded AS (
+       UPDATE orders SET ${columns.hash} = $2, ${columns.at} = $3, updated_at = $3
+       WHERE id = $1 AND ${columns.hash} IS NULL AND status = 'inProgress' RETURNING *),
+     due AS (UPDATE order_agenda SET due_at = $4 FROM recorded WHERE order_agenda.order_id = recorded.id)
+     ${writeAnswer('recorded', row)}`,
+    [id, hash, iso(atMs), iso(nextLookMs)],
   );
-  return written(sent);
+  return written(recorded);
 }
 
 /**

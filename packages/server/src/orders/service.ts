@@ -39,7 +39,7 @@ import {
   findOrder,
   listLiquidity,
   listOrders,
-  markSourceSeen,
+  recordOnce,
   nextDepositAddressIndex,
   orderByQuote,
   oldestUnpaidOrderMs,
@@ -393,7 +393,7 @@ export class OrderService {
     const registered = await db.transaction(async (tx) => {
       const seenMs = clock.now();
       const nextLookMs = this.deps.nextLookMs({ ...order, src_tx_hash: payment.txid, src_seen_ms: seenMs }, seenMs);
-      const written = await markSourceSeen(tx, order.id, payment.txid, seenMs, nextLookMs, this.deps.events.keepsWritten);
+      const written = await recordOnce(tx, 'sourceSeen', order.id, payment.txid, seenMs, nextLookMs, this.deps.events.keepsWritten);
       if (!written) return undefined;
       await recordBitcoinTransaction(tx, payment.txid, hex, order.id);
       // Broadcast last: a failure rolls the claim back, and a second registration waits on the row.
