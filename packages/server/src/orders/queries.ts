@@ -226,8 +226,8 @@ export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-
 
 /** An order by its id, or by the hash of its source transaction (Bitcoin txid, EVM or Tron hash, Solana signature). */
 export async function findOrder(db: Queryable, idOrHash: string): Promise<OrderRow | undefined> {
-  // get-order's read, on PostgreSQL on every request: the row as one json column, which the driver
-  // parses with JSON.parse, costs less CPU than its per-column set-up for two dozen columns.
+  // The row as one json column, which the driver parses with JSON.parse, as findOrdersById reads it.
+  // Measured (bench/README.md): a read by id on PostgreSQL 125-145 → 99-117 µs of the server's CPU.
   const [found] = uuidPattern.test(idOrHash)
     ? await db.query<{ row: OrderRow }>(`SELECT to_json(o) AS row FROM (SELECT ${columns} FROM orders WHERE id = $1) o`, [idOrHash])
     : await db.query<{ row: OrderRow }>(

@@ -4,7 +4,10 @@
  */
 const scale = 10n ** 18n;
 
-/** 10^0 to 10^38, made once: a quote needs a power of ten for every amount it writes. */
+/**
+ * 10^0 to 10^38, made once: a quote needs a power of ten for every amount it writes.
+ * Measured (bench/README.md): 10^e 309-389 → 13-16 ns.
+ */
 const powersOfTen = Array.from({ length: 39 }, (_, exponent) => 10n ** BigInt(exponent));
 const tenTo = (exponent: number): bigint => powersOfTen[exponent] ?? 10n ** BigInt(exponent);
 

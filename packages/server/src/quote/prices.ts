@@ -23,7 +23,10 @@ export class ConfiguredPrices implements PriceSource {
     return 0;
   }
 
-  /** Each configured price parsed once: a quote asks for the same few prices a dozen times. */
+  /**
+   * Each configured price parsed once: a quote asks for the same few prices a dozen times.
+   * Measured (bench/README.md): a price 427-837 → 20-37 ns.
+   */
   private readonly parsed = new Map<string, bigint>();
 
   usdPrice(token: TokenConfig): bigint | undefined {

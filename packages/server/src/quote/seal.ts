@@ -106,8 +106,6 @@ function sealedValue(field: SealedField, value: unknown): string {
  * names it; in a seal, only a value of a shape the document does not give its member.
  */
 export function canonicalJson(value: unknown): string {
-  // Hand-rolled loops and strings quoted without a JSON.stringify call where nothing needs escaping.
-  if (typeof value === 'string') return jsonString(value);
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) {
     let text = '[';
@@ -119,13 +117,7 @@ export function canonicalJson(value: unknown): string {
   for (const key of Object.keys(record).sort()) {
     const item = record[key];
     if (item === undefined || item === null) continue;
-    text += `${text.length > 1 ? ',' : ''}${jsonString(key)}:${canonicalJson(item)}`;
+    text += `${text.length > 1 ? ',' : ''}${JSON.stringify(key)}:${canonicalJson(item)}`;
   }
   return `${text}}`;
 }
-
-/** What JSON.stringify escapes: quote, backslash, control characters, surrogates (lone ones; pairs are left to it too). */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what JSON must escape, so what this looks for.
-const needsEscape = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-const jsonString = (text: string): string => (needsEscape.test(text) ? JSON.stringify(text) : `"${text}"`);
