@@ -122,8 +122,8 @@ export class SimulatedBitcoin implements BitcoinAdapter {
  * Deposit addresses: native SegWit addresses at m/0/<index> of the operator's extended public key.
  * create-order derives one inside its transaction, so its cost is time the transaction holds its
  * locks: m/0 is derived once, and the address is the bech32 of the child's key hash (what
- * payments.p2wpkh writes, without its checks of a key the derivation made; the figures:
- * bench/README.md, "Measurements behind the code").
+ * payments.p2wpkh writes, without its checks of a key the derivation made).
+ * Measured (bench/README.md): an address 363-371 → 170-175 µs.
  */
 export class DepositAddresses {
   private readonly external: BIP32Interface;

@@ -29,9 +29,9 @@ let bundled: GatewayDocument | undefined;
 /**
  * The bundled document, read and compiled once per process and shared by every app in it (its
  * validators hold no state between calls): compiling its schemas cost each app seconds of CPU, and
- * the server's tests start dozens of apps in one process (bench/README.md, "Measurements behind the
- * code"). The document and its operations are frozen, so that a change one app tried to make to
- * them would throw rather than reach the others.
+ * the server's tests start dozens of apps in one process. The document and its operations are
+ * frozen, so that a change one app tried to make to them would throw rather than reach the others.
+ * Measured (bench/README.md): the server's tests 123.5 → 112.7 s of wall time, 138.4 → 120.7 s of CPU.
  */
 export function bundledDocument(): GatewayDocument {
   if (!bundled) {

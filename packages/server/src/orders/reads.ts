@@ -84,7 +84,8 @@ class EmbeddedOrderReads implements OrderReads {
   /**
    * The row as written is current: no other process writes, and no statement runs between a write
    * and this call (one at a time, each in a task of its own: store/database.ts). Kept, the polls of
-   * the flow's users read no row (bench/README.md, "Measurements behind the code").
+   * the flow's users read no row.
+   * Measured (bench/README.md): the embedded flow's get-order p99 33-73 → 9-12 ms.
    */
   changed(orderId: string, written?: OrderRow): void {
     this.generation++;
@@ -178,7 +179,7 @@ class ListeningOrderReads implements OrderReads {
     if (this.scheduled || this.reading || this.waiting.length === 0) return;
     this.scheduled = true;
     // After two turns of the event loop, so that the requests read from the sockets meanwhile share
-    // one round trip (the figures that chose two: bench/README.md, "Measurements behind the code").
+    // one round trip. Measured (bench/README.md): two workers' get-orders/s 19,000-24,000 → 27,000-33,000.
     setImmediate(() => setImmediate(() => this.read()));
   }
 
