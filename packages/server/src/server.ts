@@ -92,7 +92,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   return { ...gateway, url: `http://${host}:${port}` };
 }
 
-/** Quotes the memo keeps (quote/memo.ts), a few KB each; it pays 1.6× on a quote asked again (bench/results/2026-11-26T02-13-01-852Z.json: 10,278 against 6,545 requests/s with a new amount, 98 against 162 µs of CPU). */
+/**
+ * Quotes the memo keeps (quote/memo.ts), a few KB each.
+ * Measured (bench/results/2026-11-26T02-13-01-852Z.json): a quote from the memo 98 µs of CPU, one computed (a new amount) 162 µs.
+ */
 const quoteMemoCapacity = 10_000;
 
 export async function createGateway(config: GatewayConfig, options: Pick<StartServerOptions, 'logger' | 'adapters' | 'database'> = {}) {
