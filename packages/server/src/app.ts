@@ -161,8 +161,8 @@ function requestError(error: FastifyError, bodyLimit: number, headers: Record<st
 
 /**
  * The access log: one line per answered request, as an operator reads it, where Fastify writes two
- * (one on arrival, one on answer). The second line cost the moving-market row of the bench a tenth of
- * the bytes allocated per quote (bench/README.md, "Measurements behind the code").
+ * (one on arrival, one on answer).
+ * Measured (bench/README.md): the moving market's bytes allocated a quote 57.8 → 52.2 KB.
  */
 class AccessLog extends LogController {
   override incomingRequest() {}

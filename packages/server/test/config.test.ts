@@ -9,12 +9,19 @@ import { Catalogue } from '../src/config/catalogue.js';
 const sandbox = loadConfig({ env: {} });
 const tronUsdt = sandbox.tokens.find((token) => token.chain === 'tron')!;
 const bobWbtc = sandbox.tokens.find((token) => token.chain === 'bob' && token.symbol === 'WBTC')!;
+const btcNative = sandbox.tokens.find((token) => token.chain === 'bitcoin')!;
 
 describe('token addresses in the configuration', () => {
-  it('takes an EVM address in any case, as the catalogue finds it', () => {
-    const liquidity = [{ chain: 'bob', token: bobWbtc.address.toLowerCase(), amount: '1000' }];
-    const config = loadConfig({ env: {}, overrides: { liquidity } });
-    expect(new Catalogue(config).token('bob', liquidity[0]!.token)?.address).toBe(bobWbtc.address);
+  it('takes a hex address (EVM, the native BTC token) in any case, as the catalogue finds it', () => {
+    for (const [chain, address] of [
+      ['bob', bobWbtc.address.toLowerCase()],
+      ['bob', bobWbtc.address.toUpperCase().replace('0X', '0x')],
+      ['bitcoin', btcNative.address.toUpperCase()],
+    ] as const) {
+      const config = loadConfig({ env: {}, overrides: { liquidity: [{ chain, token: address, amount: '1000' }] } });
+      const configured = chain === 'bob' ? bobWbtc : btcNative;
+      expect(new Catalogue(config).token(chain, address)?.address, address).toBe(configured.address);
+    }
   });
 
   it('refuses a Base58 address in another case: it names another token', () => {

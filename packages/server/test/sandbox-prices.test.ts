@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/config.js';
-import { reconcileWithConfig, tokenKey, walkStep } from '../src/sandbox/prices.js';
+import { reconcileWithConfig, priceKey, walkStep } from '../src/sandbox/prices.js';
 import type { SandboxValues } from '../src/sandbox/state.js';
 import { btc, offrampParams, testServerPerSuite, wbtcBob } from './helpers.js';
 
@@ -15,13 +15,13 @@ const walk = { intervalSeconds: 1, maxStepBps: 100, maxDeviationBps: 150 };
 describe('prices brought to the configuration', () => {
   it('takes every configured price, then leaves the state alone until the configuration changes', () => {
     const first = reconcileWithConfig(empty, config)!;
-    expect(first.prices[tokenKey('bitcoin', btc)]).toEqual({ usd: '97000', base: '97000', configured: '97000' });
+    expect(first.prices[priceKey('bitcoin', btc)]).toEqual({ usd: '97000', base: '97000', configured: '97000' });
     expect(first.pricesRevision).toBe(1);
     expect(reconcileWithConfig(first, config)).toBeUndefined();
-    const set = { ...first, prices: { ...first.prices, [tokenKey('bitcoin', btc)]: { usd: '90000', base: '90000', configured: '97000' } } };
+    const set = { ...first, prices: { ...first.prices, [priceKey('bitcoin', btc)]: { usd: '90000', base: '90000', configured: '97000' } } };
     expect(reconcileWithConfig(set, config), 'a price set by the control stays').toBeUndefined();
     const changed = { ...config, tokens: config.tokens.map((token) => (token.symbol === 'BTC' ? { ...token, priceUsd: '98000' } : token)) };
-    expect(reconcileWithConfig(set, changed)!.prices[tokenKey('bitcoin', btc)]).toEqual({
+    expect(reconcileWithConfig(set, changed)!.prices[priceKey('bitcoin', btc)]).toEqual({
       usd: '98000',
       base: '98000',
       configured: '98000',
@@ -38,13 +38,13 @@ describe('the random walk', () => {
     const up = walkStep(start, 1000, (max) => max)!;
     expect(up.pricesRevision).toBe(start.pricesRevision + 1);
     expect(up.walkedAtMs).toBe(1000);
-    expect(up.prices[tokenKey('bitcoin', btc)]!.usd).toBe('97970.00000000');
-    expect(up.prices[tokenKey('bob', wbtcBob)]!.usd, 'wrapped BTC keeps the price of BTC').toBe('97970.00000000');
+    expect(up.prices[priceKey('bitcoin', btc)]!.usd).toBe('97970.00000000');
+    expect(up.prices[priceKey('bob', wbtcBob)]!.usd, 'wrapped BTC keeps the price of BTC').toBe('97970.00000000');
     // A second full step up would pass 1.5% above the base: the walk stops at it.
     const capped = walkStep(up, 2000, (max) => max)!;
-    expect(capped.prices[tokenKey('bitcoin', btc)]!.usd).toBe('98455.00000000');
+    expect(capped.prices[priceKey('bitcoin', btc)]!.usd).toBe('98455.00000000');
     const down = walkStep(start, 1000, (max) => -max)!;
-    expect(down.prices[tokenKey('bitcoin', btc)]!.usd).toBe('96030.00000000');
+    expect(down.prices[priceKey('bitcoin', btc)]!.usd).toBe('96030.00000000');
   });
 });
 

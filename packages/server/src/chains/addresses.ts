@@ -35,8 +35,8 @@ function isBitcoinAddress(address: string, network: BitcoinNetwork): boolean {
  * Base58Check first: a 21-byte payload is a P2PKH or P2SH output when its version is the network's,
  * and none otherwise; anything else goes on to bech32, where a v0 program of 20 or 32 bytes under
  * the network's prefix is a P2WPKH or P2WSH output. `toOutputScript` builds a payment and, on a
- * bech32 string, throws from its Base58 decode first; `decodeUnsafe` answers undefined instead
- * (the figures: bench/README.md, "Measurements behind the code").
+ * bech32 string, throws from its Base58 decode first; `decodeUnsafe` answers undefined instead.
+ * Measured (bench/README.md): a new address 16-27 → 4.7-6.4 µs.
  */
 export function hasOutputScript(address: string, network: BitcoinNetwork): boolean {
   const payload = bs58check.decodeUnsafe(address);

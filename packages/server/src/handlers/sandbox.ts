@@ -20,7 +20,7 @@ import { invalidRequest, orderNotFound } from '../errors.js';
 import { isAllowedOrigin } from '../http/cors.js';
 import { forbidden, unauthorized } from '../http/failures.js';
 import type { ForcedOutcome } from '../orders/lifecycle.js';
-import { tokenKey, withPrice, withWalk } from '../sandbox/prices.js';
+import { priceKey, withPrice, withWalk } from '../sandbox/prices.js';
 import type { SandboxState } from '../sandbox/state.js';
 import type { Services } from '../services.js';
 
@@ -117,12 +117,12 @@ async function sandboxControls(app: FastifyInstance, { services, state, pricesSe
       revision: pricesRevision,
       walk,
       prices: services.config.tokens
-        .filter((token) => prices[tokenKey(token.chain, token.address)])
+        .filter((token) => prices[priceKey(token.chain, token.address)])
         .map((token) => ({
           chain: token.chain,
           token: token.address,
           symbol: token.symbol,
-          priceUsd: prices[tokenKey(token.chain, token.address)]!.usd,
+          priceUsd: prices[priceKey(token.chain, token.address)]!.usd,
         })),
     };
   };
@@ -133,7 +133,7 @@ async function sandboxControls(app: FastifyInstance, { services, state, pricesSe
       const chain = optionalString(body, 'chain') ?? '';
       const address = optionalString(body, 'token') ?? '';
       const token = catalogue.token(chain, address);
-      const key = token && tokenKey(token.chain, token.address);
+      const key = token && priceKey(token.chain, token.address);
       if (!token || !key || !state.current.prices[key])
         throw invalidRequest('chain and token must name a priced token of GET /sandbox/prices', {
           expected: 'a priced token',

@@ -99,7 +99,7 @@ export interface Written {
  * What a write answers, from the CTE named `cte` that inserted or updated the order (`RETURNING *`):
  * the order as written when `row` (a view keeps it: OrderEvents.keepsWritten), else only that it
  * happened. On PostgreSQL the row cost CPU a write that no view used.
- * Measured (bench/README.md): PostgreSQL's CPU a create-order 2,167-2,497 µs with the row, 1,888-2,022 without.
+ * Measured (bench/README.md): PostgreSQL's CPU a create-order, the build before against this: 1,888-2,022 → 2,167-2,497 µs with the row, 1,688-2,236 → 2,083-2,158 without.
  */
 const writeAnswer = (cte: string, row: boolean) =>
   row ? `SELECT to_json(o) AS row FROM (SELECT ${columns} FROM ${cte}) o` : `SELECT NULL AS row FROM ${cte}`;

@@ -10,7 +10,8 @@ import { formatScaled, parseDecimal } from '../quote/amounts.js';
 import type { PriceSource } from '../quote/prices.js';
 import type { SandboxPrice, SandboxState, SandboxValues as Values } from './state.js';
 
-export const tokenKey = (chain: string, address: string) => `${chain}:${address.toLowerCase()}`;
+/** A price's key in the sandbox's state: the token's chain and its configured address, lower-cased (config/catalogue.ts tokenKey keeps Base58 exact; the catalogue has already told the tokens apart). */
+export const priceKey = (chain: string, address: string) => `${chain}:${address.toLowerCase()}`;
 
 /** Decimals a walked or set price keeps. */
 const priceDecimals = 8;
@@ -37,7 +38,7 @@ export class SandboxPrices implements PriceSource {
       this.parsedRevision = pricesRevision;
     }
     if (this.parsed.has(token)) return this.parsed.get(token);
-    const entry = prices[tokenKey(token.chain, token.address)];
+    const entry = prices[priceKey(token.chain, token.address)];
     const price = entry ? parseDecimal(entry.usd) : undefined;
     this.parsed.set(token, price);
     return price;
@@ -55,7 +56,7 @@ export function reconcileWithConfig(values: Values, config: GatewayConfig): Valu
   let pricesChanged = false;
   for (const token of config.tokens) {
     if (token.priceUsd === undefined) continue;
-    const key = tokenKey(token.chain, token.address);
+    const key = priceKey(token.chain, token.address);
     const entry = values.prices[key];
     if (entry && entry.configured === token.priceUsd) prices[key] = entry;
     else {

@@ -185,7 +185,7 @@ async function openEmbedded(dataDir: string | undefined): Promise<Database> {
  * together stalled every other request for the whole batch. Requests' statements go first; the
  * background's (the lifecycle) take every fifth turn while requests wait, so that a steady load does
  * not hold settlements back for ever.
- * Measured (bench/README.md): 200 queued updates stalled the loop 190-740 ms, 6-75 ms in turns; the flow's slowest call, p99 106-177 → 24-29 ms.
+ * Measured (bench/README.md): 200 queued updates stalled the loop 190-740 ms, 6-75 ms in turns; the flow's slowest call, p99 106-177 → 27-29 ms.
  */
 class EmbeddedTurns {
   private readonly requests: Array<() => void> = [];

@@ -110,8 +110,8 @@ const migrations: Array<{ id: string; sql: string }> = [
   },
   {
     // A route's global volume limit sums its open orders on every get-quote and create-order (the
-    // latter under the route's lock): from the index alone (the figures: bench/README.md,
-    // "Measurements behind the code").
+    // latter under the route's lock): from the index alone.
+    // Measured (bench/README.md): the sum at 10,000 open orders of 200,000, 12.5 → 0.4 ms.
     id: '004_open_volume_index',
     sql: `CREATE INDEX orders_open_volume ON orders (src_chain, src_token) INCLUDE (src_amount) WHERE status = 'inProgress';`,
   },
@@ -195,8 +195,9 @@ const migrations: Array<{ id: string; sql: string }> = [
   {
     // How many unpaid orders each client holds, kept by a trigger on every write of an order, so that
     // create-order reads one row instead of counting the client's unpaid orders, a cost that grew
-    // with them (bench/README.md, "Measurements behind the code"). create-order locks its client's row
-    // before it reserves liquidity, as a settlement does (the trigger, then the liquidity).
+    // with them. create-order locks its client's row before it reserves liquidity, as a settlement
+    // does (the trigger, then the liquidity).
+    // Measured (bench/README.md): 1.0-4.9 ms at 1,733 unpaid orders → 0.3-0.4 ms.
     id: '010_unpaid_orders_per_client',
     sql: `
       CREATE TABLE client_unpaid_orders (
