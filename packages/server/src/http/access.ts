@@ -25,7 +25,7 @@ import { Redis } from 'ioredis';
 import type { GatewayConfig } from '../config/config.js';
 import { DependencyUnavailable, type ErrorDetails } from '../errors.js';
 import type { ApiKeys } from '../keys/keys.js';
-import { clientOf } from './client.js';
+import { clientId } from './client.js';
 import { type ApiFailure, rateLimited, unauthorized } from './failures.js';
 
 declare module 'fastify' {
@@ -64,7 +64,7 @@ export const accessPlugin = fp<{ keys: ApiKeys; limits: GatewayConfig['rateLimit
       ...(redis ? { store: redisCounters(redis, timeWindow), skipOnError: false } : {}),
       timeWindow,
       max: (request: FastifyRequest) => (request.apiKeyId ? limits.apiKey : limits.anonymous),
-      keyGenerator: (request: FastifyRequest) => clientOf(request).id,
+      keyGenerator: clientId,
       // Only the Retry-After of a 429 is documented; the x-ratelimit-* headers are part of no contract.
       addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
       addHeaders: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false, 'retry-after': true },
