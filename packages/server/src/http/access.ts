@@ -83,20 +83,19 @@ export const accessPlugin = fp<{ keys: ApiKeys; limits: GatewayConfig['rateLimit
       if (!request.apiKeyId) request.keyRefusal = unauthorized('unknown API key', null);
     };
     // Instance-level onRequest hooks run before the route-level one the rate limit adds, so the key
-    // decides the budget. Callback-style, not async: a request without a key (most of them) or with
-    // a key verified in the last minute then costs no promise.
-    app.addHook('onRequest', (request, _reply, done) => {
+    // decides the budget.
+    app.addHook('onRequest', async (request) => {
       const header = request.headers.authorization;
       // Routes without a rate limit (the health check) need no caller.
-      if (header === undefined || request.routeOptions.config?.rateLimit === false) return done();
+      if (header === undefined || request.routeOptions.config?.rateLimit === false) return;
       const read = readApiKey(header);
       if (!('key' in read)) {
         request.keyRefusal = unauthorized(read.refusal.error, read.refusal.details as ErrorDetails);
-        return done();
+        return;
       }
+      // A key verified in the last minute is neither looked up nor counted as a lookup.
       request.apiKeyId = keys.cached(read.key);
-      if (request.apiKeyId) return done();
-      identify(request, read.key).then(() => done(), done);
+      if (!request.apiKeyId) await identify(request, read.key);
     });
     // After every onRequest hook, so after the count. The 404 handler counts in its preHandler and
     // refuses after it (refuseBadKey).
