@@ -346,6 +346,20 @@ const everyPlanNew = 'server, embedded, a new affiliate every request';
 const movingMarket = 'server, embedded, prices moving every second, a new amount and recipient every request';
 const manyOpen = 'server, embedded, 20,000 unpaid orders open';
 const fastifyAlone = 'Fastify alone, a fixed answer';
+
+/** CPU µs a call of the quote service alone (bench/quote-alone.mjs): the median and every round's. */
+type QuoteAlone = Record<'askedAgain' | 'newAmount', { medianUs: number; roundsUs: number[] }>;
+
+/** The quote's own share of a get-quote, without HTTP, in a process of its own on the embedded server's configuration. */
+async function quoteAlone(config: string): Promise<QuoteAlone> {
+  const { stdout } = await promisify(execFile)(process.execPath, [
+    here('./quote-alone.mjs'),
+    config,
+    quoteQuery.toString(),
+    String(rounds),
+  ]);
+  return JSON.parse(stdout) as QuoteAlone;
+}
 /** The idle rows' call: one request at a time, 10 ms apart, so that an answer waits only on the target's own event loop. */
 const idleProbe = 'idle: GET /health every 10 ms';
 const idleSeconds = 10;
@@ -606,6 +620,10 @@ async function main(): Promise<void> {
     }
     // Once, before the rounds, on the bare server warmed up as its rows are: does the generator cap the ceiling?
     const generatorCheck = await alone(everyTarget[0]!, async () => autocannon(await warmedUp(bare.url)));
+    const quoteShare = await whilePaused(
+      everyTarget.map((target) => target.process.pid),
+      () => quoteAlone(config),
+    );
     const roundRows: Row[][] = [];
     for (let round = 0; round < rounds; round++) {
       const measured: Row[] = [];
@@ -621,7 +639,7 @@ async function main(): Promise<void> {
       rows.push(...(await alone(target, () => flowRows(target.name, target.process.url, target.watched))));
     for (const target of targets.filter((target) => target.measured.includes('create-order')))
       rows.push(await alone(target, () => createOrderRow(target.name, target.process.url, target.watched)));
-    writeResults(rows, roundRows, notes, report(rows, roundRows, notes));
+    writeResults(rows, roundRows, notes, quoteShare, report(rows, roundRows, notes, quoteShare));
   } finally {
     await Promise.all(processes.map((target) => target.stop()));
     await cluster?.stop();
@@ -666,7 +684,7 @@ function cpuShares(row: Row): string {
 /** Whether each target was met in this run, with its sentence. */
 type Verdict = [string, boolean];
 
-function report(rows: Row[], roundRows: Row[][], notes: string[]): { targets: Verdict[]; beyond: Verdict[] } {
+function report(rows: Row[], roundRows: Row[][], notes: string[], quoteShare: QuoteAlone): { targets: Verdict[]; beyond: Verdict[] } {
   const same = (target: string, operation: string, generator: string) => (row: Row) =>
     row.target === target && row.operation === operation && row.generator === generator;
   const find = (target: string, operation: string, generator = 'wrk') => rows.find(same(target, operation, generator));
@@ -813,6 +831,11 @@ function report(rows: Row[], roundRows: Row[][], notes: string[]): { targets: Ve
     console.log(
       `\nThe framework's share: ${fastifyAlone} (bench/fastify-server.mjs, one of the server's get-quote answers, no plugin) answered ${fixed(ratio(fastifyAlone, 'get-quote', 'Prism mock'), 1)}× the mock at ${fixed(cpuUsPerRequest(framework))} µs of CPU a request; the server's one quote asked again ${fixed(ratio('server, embedded', 'get-quote', 'Prism mock'), 1)}× at ${fixed(cpuUsPerRequest(server))} µs.`,
     );
+  const computed = find(everyAmountNew, 'get-quote');
+  if (framework && server && computed)
+    console.log(
+      `The quote's share: the quote service alone (bench/quote-alone.mjs, in a process of its own, no HTTP; the answer written by JSON.stringify, as the server's serializer does) took ${fixed(quoteShare.askedAgain.medianUs)} µs of CPU a quote asked again and ${fixed(quoteShare.newAmount.medianUs)} a new amount; the server ${fixed(cpuUsPerRequest(server))} and ${fixed(cpuUsPerRequest(computed))} µs a request, Fastify alone ${fixed(cpuUsPerRequest(framework))}.`,
+    );
   const mockQuote = find('Prism mock', 'get-quote');
   if (mockQuote?.cpu && server?.cpu)
     console.log(
@@ -826,7 +849,13 @@ function report(rows: Row[], roundRows: Row[][], notes: string[]): { targets: Ve
 }
 
 /** The run's figures and verdicts as JSON (bench/results/, or BENCH_JSON), to compare two builds. */
-function writeResults(rows: Row[], roundRows: Row[][], notes: string[], verdicts: { targets: Verdict[]; beyond: Verdict[] }): void {
+function writeResults(
+  rows: Row[],
+  roundRows: Row[][],
+  notes: string[],
+  quoteShare: QuoteAlone,
+  verdicts: { targets: Verdict[]; beyond: Verdict[] },
+): void {
   const at = new Date().toISOString();
   const file = process.env.BENCH_JSON ?? here(`./results/${at.replace(/[:.]/g, '-')}.json`);
   mkdirSync(dirname(file), { recursive: true });
@@ -842,6 +871,8 @@ function writeResults(rows: Row[], roundRows: Row[][], notes: string[], verdicts
     /** Every round of the rows measured in rounds, as measured. */
     roundRows,
     notes,
+    /** The quote service alone, without HTTP (bench/quote-alone.mjs): CPU µs a call. */
+    quoteAlone: quoteShare,
     targets: verdicts.targets.map(verdict),
     beyond: verdicts.beyond.map(verdict),
   };
