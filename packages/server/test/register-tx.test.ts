@@ -1,13 +1,14 @@
 /**
- * register-tx checks the payment like a node would: the inputs spend outputs the chain knows, their
- * signatures verify (every standard script type), every spender is screened under its own address,
+ * register-tx checks the payment like a node would: the inputs spend outputs the chain knows, each
+ * once, worth at least what the outputs pay, their signatures verify (every standard script type),
+ * every spender is screened under its own address,
  * and of two concurrent registrations of different payments only one is claimed and broadcast.
  */
 import * as bitcoin from 'bitcoinjs-lib';
 import { describe, expect, it } from 'vitest';
 import type { SimulatedBitcoin } from '../src/chains/bitcoin.js';
 import { onrampParams, rawPayment, testServerPerSuite } from './helpers.js';
-import { signedPayment, simulatedUtxos, wallet, type ScriptType } from './wallets.js';
+import { signedPayment, simulatedUtxos, wallet, type Output, type ScriptType, type TestWallet } from './wallets.js';
 
 const types: ScriptType[] = ['p2wpkh', 'p2pkh', 'p2sh-p2wpkh', 'p2wsh', 'p2tr'];
 const denied = ['p2sh-p2wpkh', 'p2wsh', 'p2tr'].map((type) => wallet(type as ScriptType, `denied ${type}`));
@@ -26,6 +27,32 @@ const fund = async (address: string) => expect((await api.get(`/v4/get-max-spend
 const register = (orderId: string, hex: string) => api.patch('/v4/register-tx', { onramp: { order_id: orderId, bitcoin_tx_hex: hex } });
 const broadcasts = () => (server().services.bitcoin as SimulatedBitcoin).broadcasts.length;
 const status = async (id: string) => Object.keys((await api.get(`/v4/get-order/${id}`)).body.status)[0];
+
+/**
+ * A transaction a P2WPKH wallet signs input by input, as no wallet library would build it (bitcoinjs-lib's
+ * PSBT refuses outputs worth more than the inputs, and an output spent twice): a payment a node refuses.
+ */
+function signedByHand(payer: TestWallet, spent: Array<{ txid: string; vout: number; value: bigint }>, outputs: Output[]): string {
+  const transaction = new bitcoin.Transaction();
+  transaction.version = 2;
+  for (const utxo of spent) transaction.addInput(Buffer.from(utxo.txid, 'hex').reverse(), utxo.vout);
+  for (const output of outputs) {
+    const script =
+      output.opReturn === undefined
+        ? bitcoin.address.toOutputScript(output.address!)
+        : bitcoin.payments.embed({ data: [Buffer.from(output.opReturn, 'hex')] }).output!;
+    transaction.addOutput(script, output.value);
+  }
+  const scriptCode = bitcoin.payments.p2pkh({ pubkey: payer.key.publicKey }).output!;
+  spent.forEach((utxo, input) => {
+    const hash = transaction.hashForWitnessV0(input, scriptCode, utxo.value, bitcoin.Transaction.SIGHASH_ALL);
+    transaction.setWitness(input, [
+      bitcoin.script.signature.encode(payer.key.sign(hash), bitcoin.Transaction.SIGHASH_ALL),
+      payer.key.publicKey,
+    ]);
+  });
+  return transaction.toHex();
+}
 
 describe('register-tx verifies the inputs', () => {
   it('refuses a payment spending an outpoint the chain never created, with the outpoint in details', async () => {
@@ -64,6 +91,65 @@ describe('register-tx verifies the inputs', () => {
     expect(answer).toMatchObject({
       status: 400,
       body: { code: 'INVALID_REQUEST', details: { expected: expect.any(String), actual: expect.stringMatching(/^input 0: /) } },
+    });
+    expect(await status(order.order_id)).toBe('inProgress');
+  });
+
+  it.each([
+    {
+      what: 'more than its input holds',
+      change: (input: bigint) => input,
+      actual: /^the outputs pay \d+ sats, more than the \d+ the inputs spend$/,
+    },
+    {
+      what: 'an output beyond the money supply',
+      change: () => 2_100_000_000_000_001n,
+      actual: /^output 2 pays 2100000000000001 sats, beyond the money supply$/,
+    },
+  ])('refuses a signed payment that pays $what', async ({ change, actual }) => {
+    const order = await onrampOrder();
+    const payer = wallet('p2wpkh', 'overspender');
+    await fund(payer.address);
+    const [utxo] = await simulatedUtxos(payer.address);
+    const before = broadcasts();
+    const hex = signedByHand(
+      payer,
+      [utxo!],
+      [
+        { address: order.address, value: 1000000n },
+        { opReturn: order.op_return_data, value: 0n },
+        { address: payer.address, value: change(utxo!.value) },
+      ],
+    );
+    expect(await register(order.order_id, hex)).toMatchObject({
+      status: 400,
+      body: {
+        code: 'INVALID_REQUEST',
+        details: { expected: 'outputs worth no more than the outputs the inputs spend', actual: expect.stringMatching(actual) },
+      },
+    });
+    expect(broadcasts()).toBe(before);
+    expect(await status(order.order_id)).toBe('inProgress');
+  });
+
+  it('refuses a payment whose two inputs spend one output, which would count its value twice', async () => {
+    const order = await onrampOrder();
+    const payer = wallet('p2wpkh', 'double spender');
+    await fund(payer.address);
+    const [utxo] = await simulatedUtxos(payer.address);
+    // Change that only the output counted twice could pay.
+    const hex = signedByHand(
+      payer,
+      [utxo!, utxo!],
+      [
+        { address: order.address, value: 1000000n },
+        { opReturn: order.op_return_data, value: 0n },
+        { address: payer.address, value: 2n * utxo!.value - 1000000n - 2000n },
+      ],
+    );
+    expect(await register(order.order_id, hex)).toMatchObject({
+      status: 400,
+      body: { code: 'INVALID_REQUEST', details: { expected: 'each output spent by one input', actual: `${utxo!.txid}:${utxo!.vout}` } },
     });
     expect(await status(order.order_id)).toBe('inProgress');
   });

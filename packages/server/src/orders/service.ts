@@ -12,6 +12,7 @@ import type {
 import { normalizeAddress } from '../chains/addresses.js';
 import {
   addressOf,
+  amountProblem,
   buildPaymentPsbt,
   inputSignatureProblem,
   InsufficientFunds,
@@ -377,6 +378,12 @@ export class OrderService {
       });
     }
     const prevouts = await this.prevouts(payment.transaction);
+    const overspent = amountProblem(payment.transaction, prevouts);
+    if (overspent)
+      throw invalidRequest(`the transaction pays more than it can: ${overspent}`, {
+        expected: 'outputs worth no more than the outputs the inputs spend',
+        actual: overspent,
+      });
     const problem = inputSignatureProblem(payment.transaction, prevouts);
     if (problem)
       throw invalidRequest(`the transaction is not validly signed: ${problem}`, {
@@ -410,12 +417,16 @@ export class OrderService {
     return { onramp: { txid: payment.txid } };
   }
 
-  /** The outputs the inputs spend; an outpoint the chain does not know is refused. */
+  /** The outputs the inputs spend; an outpoint the chain does not know, or one spent by two inputs, is refused. */
   private async prevouts(transaction: ReturnType<typeof parsePayment>['transaction']): Promise<Prevout[]> {
     const prevouts: Prevout[] = [];
+    const spent = new Set<string>();
     for (const input of transaction.ins) {
       const txid = Buffer.from(input.hash).reverse().toString('hex');
       const outpoint = `${txid}:${input.index}`;
+      if (spent.has(outpoint))
+        throw invalidRequest(`two inputs spend the output ${outpoint}`, { expected: 'each output spent by one input', actual: outpoint });
+      spent.add(outpoint);
       const prevout = await this.deps.bitcoin.prevout?.(txid, input.index);
       if (!prevout)
         throw invalidRequest(`input ${outpoint} spends an output the Bitcoin network does not know`, {
