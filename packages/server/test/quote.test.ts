@@ -73,6 +73,35 @@ describe('onramp fees', () => {
     await expectError(onrampParams({ amount: '2000000000' }), 'EXCEEDED_LIMIT', { limit: '1000000000' });
   });
 
+  it('refuses an amount or an output beyond what the chains can move, on a route without a largest amount', async () => {
+    // Base WETH to Ethereum USDC has no maxAmount: an ERC-20 amount is a uint256.
+    await expectError(tokenSwapParams({ srcToken: wethBase, dstToken: usdcEthereum, amount: String(2n ** 256n) }), 'EXCEEDED_LIMIT', {
+      limit: String(2n ** 256n - 1n),
+    });
+    // Solana USDC (6 decimals) to Base WETH (18) at one for one: the Solana transaction carries the
+    // least output as a u64, which 10^6 USDC's output in wei (about 10^24) is beyond.
+    const sandbox = JSON.parse(readFileSync(sandboxConfigFile, 'utf8')) as GatewayConfig;
+    const { maxAmount: _none, ...solanaRoute } = sandbox.routes.find((route) => route.srcChain === 'solana')!;
+    const wide = await testServer({
+      database: databaseOf(server()),
+      config: { routes: [{ ...solanaRoute, dstToken: wethBase, rate: '1' }] },
+    });
+    try {
+      const quote = (amount: string) => client(wide.url).quote(solanaSwapParams({ dstToken: wethBase, amount }));
+      const refused = await quote('1000000000000');
+      expect(refused).toMatchObject({
+        status: 400,
+        body: { code: 'EXCEEDED_LIMIT', details: { limit: expect.stringMatching(/^[1-9]\d*$/) } },
+      });
+      // The limit is an amount whose output fits.
+      const atLimit = await quote(refused.body.details.limit);
+      expect(atLimit.status, JSON.stringify(atLimit.body)).toBe(200);
+      expect(BigInt(atLimit.body.tokenSwap.outputAmount.amount)).toBeLessThanOrEqual(2n ** 64n - 1n);
+    } finally {
+      await wide.close();
+    }
+  });
+
   it('refuses amounts that cannot pay the fees or leave too little (routes without a minimum input)', async () => {
     const sandbox = JSON.parse(readFileSync(sandboxConfigFile, 'utf8')) as GatewayConfig;
     const lenient = await testServer({

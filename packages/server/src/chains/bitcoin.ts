@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { BIP32Factory, type BIP32Interface } from 'bip32';
 import type { Queryable } from '../store/database.js';
 import { bitcoinLib, bitcoinNetwork, ecc, type BitcoinNetwork } from './bitcoin-lib.js';
+import { largestAmount } from './amounts.js';
 
 const bip32 = BIP32Factory(ecc);
 
@@ -256,9 +257,6 @@ export function addressOf(script: Uint8Array, network: BitcoinNetwork): string |
   }
 }
 
-/** Bitcoin's money supply in sats (Bitcoin Core's MAX_MONEY): no output, nor all of a transaction's together, may pay more. */
-const maxMoneySats = 2_100_000_000_000_000n;
-
 /**
  * Why a node would refuse the transaction's amounts, as Bitcoin Core checks them: an output, or the
  * outputs together, above the money supply, or outputs worth more than the outputs the inputs spend
@@ -267,10 +265,11 @@ const maxMoneySats = 2_100_000_000_000_000n;
 export function amountProblem(transaction: bitcoinLib.Transaction, prevouts: Prevout[]): string | undefined {
   let paid = 0n;
   for (const [index, output] of transaction.outs.entries()) {
-    if (output.value < 0n || output.value > maxMoneySats) return `output ${index} pays ${output.value} sats, beyond the money supply`;
+    if (output.value < 0n || output.value > largestAmount.bitcoin)
+      return `output ${index} pays ${output.value} sats, beyond the money supply`;
     paid += output.value;
   }
-  if (paid > maxMoneySats) return `the outputs pay ${paid} sats together, beyond the money supply`;
+  if (paid > largestAmount.bitcoin) return `the outputs pay ${paid} sats together, beyond the money supply`;
   const spent = prevouts.reduce((sum, prevout) => sum + prevout.value, 0n);
   if (paid > spent) return `the outputs pay ${paid} sats, more than the ${spent} the inputs spend`;
   return undefined;

@@ -35,6 +35,11 @@ export function convert(amount: bigint, fromDecimals: number, toDecimals: number
   return (amount * rate * tenTo(toDecimals)) / (tenTo(fromDecimals) * scale);
 }
 
+/** The largest amount whose conversion at `rate` is at most `output`: convert's inverse, rounded down. */
+export function largestInputFor(output: bigint, fromDecimals: number, toDecimals: number, rate: bigint): bigint {
+  return (output * tenTo(fromDecimals) * scale) / (rate * tenTo(toDecimals));
+}
+
 /** USD value (scaled) of an amount of a token with a price (scaled). */
 export function usdValue(amount: bigint, decimals: number, price: bigint): bigint {
   return (amount * price) / tenTo(decimals);

@@ -13,11 +13,12 @@ import type {
   GatewayTokenSwapQuoteV3,
 } from '@swap-gateway/types';
 import { addressFormat, isValidAddress } from '../chains/addresses.js';
+import { largestAmount } from '../chains/amounts.js';
 import type { BitcoinNetwork } from '../chains/bitcoin-lib.js';
 import type { Catalogue, Route } from '../config/catalogue.js';
 import type { ChainConfig, GatewayConfig, TokenConfig } from '../config/config.js';
 import { DomainError, invalidRequest, quoteAmountTooLow } from '../errors.js';
-import { bps, convert, formatScaled, parseDecimal, relativeChange, usdValue } from './amounts.js';
+import { bps, convert, formatScaled, largestInputFor, parseDecimal, relativeChange, usdValue } from './amounts.js';
 import type { PriceSource } from './prices.js';
 
 export interface QuoteRequest {
@@ -92,10 +93,13 @@ export function computeQuote(request: QuoteRequest, context: QuoteEngineContext)
   checkAddress(context, dstChain, request.recipient, 'recipient');
   if (request.sender !== undefined) checkAddress(context, srcChain, request.sender, 'sender');
   if (request.refundAddress !== undefined) checkAddress(context, srcChain, request.refundAddress, 'refundAddress');
-  const amount = checkAmount(route, request.amount);
+  const amount = checkAmount(route, request.amount, largestAmount[srcChain.kind]);
   const slippage = resolveSlippage(request.slippage, route, config);
   const affiliates = parseAffiliates(request.affiliates, route, context, route.kind === 'onramp' ? dstChain : srcChain, routeDetails);
-  const inputs: QuoteInputs = { context, route, amount, slippage, affiliates, request, rate: rate(context, route) };
+  // An offramp's or token swap's source transaction carries the least output too.
+  const largestOutput =
+    route.kind === 'onramp' ? largestAmount[dstChain.kind] : smaller(largestAmount[dstChain.kind], largestAmount[srcChain.kind]);
+  const inputs: QuoteInputs = { context, route, amount, slippage, affiliates, request, rate: rate(context, route), largestOutput };
   switch (route.kind) {
     case 'onramp':
       return { route: 'onramp', config: route, quote: onrampQuote(inputs) };
@@ -107,23 +111,26 @@ export function computeQuote(request: QuoteRequest, context: QuoteEngineContext)
 }
 
 /**
- * The amount within the route's bounds, as a bigint. The details (INSUFFICIENT_AMOUNT's `expected`
- * and `actual`, EXCEEDED_LIMIT's `limit`) are the shapes the document ties to those codes.
+ * The amount within the route's bounds, as a bigint: its own, and the most its source chain can move
+ * (`largest`). The details (INSUFFICIENT_AMOUNT's `expected` and `actual`, EXCEEDED_LIMIT's `limit`)
+ * are the shapes the document ties to those codes.
  */
-function checkAmount(route: Route, given: string): bigint {
+function checkAmount(route: Route, given: string, largest: bigint): bigint {
   const amount = BigInt(given);
   if (amount < BigInt(route.minAmount))
     throw new DomainError('INSUFFICIENT_AMOUNT', 'amount is below the smallest amount of this route', {
       expected: route.minAmount,
       actual: given,
     });
-  if (route.maxAmount !== undefined && amount > BigInt(route.maxAmount)) {
-    throw new DomainError('EXCEEDED_LIMIT', `amount ${given} is above the largest amount of this route`, {
-      limit: route.maxAmount,
-    });
-  }
+  const limit = route.maxAmount === undefined ? largest : smaller(BigInt(route.maxAmount), largest);
+  if (amount > limit) throw exceededLimit(given, limit);
   return amount;
 }
+
+const exceededLimit = (given: string, limit: bigint) =>
+  new DomainError('EXCEEDED_LIMIT', `amount ${given} is above the largest amount of this route`, { limit: limit.toString() });
+
+const smaller = (a: bigint, b: bigint) => (a < b ? a : b);
 
 interface QuoteInputs {
   context: QuoteEngineContext;
@@ -133,10 +140,13 @@ interface QuoteInputs {
   affiliates: Affiliate[];
   request: QuoteRequest;
   rate: bigint;
+  /** The most of the output token the chains that carry it can move. */
+  largestOutput: bigint;
 }
 
 /** The fees of onramps and offramps: bps of the converted input, in the destination token, with fixed fees besides. */
-function conversion({ route, amount, affiliates, rate }: QuoteInputs, fixedFees: bigint) {
+function conversion(inputs: QuoteInputs, fixedFees: bigint) {
+  const { route, amount, affiliates, rate } = inputs;
   const gross = grossOutput(route, amount, rate);
   const affiliateFees = affiliates.map((affiliate) => bps(gross, affiliate.bps));
   const solverFee = bps(gross, route.solverFeeBps);
@@ -149,7 +159,7 @@ function conversion({ route, amount, affiliates, rate }: QuoteInputs, fixedFees:
       available_amount: gross.toString(),
     });
   const output = gross - fees;
-  checkMinOutput(route, output);
+  checkOutput(inputs, output);
   return { output, fees, solverFee, protocolFee, affiliateFees, affiliateFee };
 }
 
@@ -223,7 +233,8 @@ function offrampQuote(inputs: QuoteInputs): OfframpQuote {
 }
 
 /** Token-swap fees are taken from the input, in the source token, before the swap. */
-function tokenSwapQuote({ context, route, amount, slippage, affiliates, request, rate }: QuoteInputs): TokenSwapQuote {
+function tokenSwapQuote(inputs: QuoteInputs): TokenSwapQuote {
+  const { context, route, amount, slippage, affiliates, request, rate } = inputs;
   const affiliate = affiliates[0];
   const feesOf = (input: bigint) =>
     bps(input, route.solverFeeBps) + bps(input, route.protocolFeeBps) + (affiliate ? bps(input, affiliate.bps) : 0n);
@@ -236,7 +247,7 @@ function tokenSwapQuote({ context, route, amount, slippage, affiliates, request,
       required: smallestSwappable(outputOf, amount).toString(),
       available: amount.toString(),
     });
-  checkMinOutput(route, output);
+  checkOutput(inputs, output);
   return {
     srcChain: route.srcChain,
     dstChain: route.dstChain,
@@ -276,11 +287,17 @@ function smallestSwappable(outputOf: (amount: bigint) => bigint, short: bigint):
   return high;
 }
 
-/** QUOTE_AMOUNT_TOO_LOW when the output after fees is below the route's smallest. */
-function checkMinOutput(route: Route, output: bigint): void {
+/**
+ * QUOTE_AMOUNT_TOO_LOW when the output after fees is below the route's smallest; EXCEEDED_LIMIT when
+ * it is above what its chains can move, with the largest amount whose conversion before fees is
+ * within that as the limit (fees only lower the output).
+ */
+function checkOutput({ route, request, rate, largestOutput }: QuoteInputs, output: bigint): void {
   if (route.minOutputAmount !== undefined && output < BigInt(route.minOutputAmount)) {
     throw quoteAmountTooLow(route.minOutputAmount, output.toString());
   }
+  if (output > largestOutput)
+    throw exceededLimit(request.amount, largestInputFor(largestOutput, route.src.decimals, route.dst.decimals, rate));
 }
 
 /**
