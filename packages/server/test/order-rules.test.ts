@@ -95,7 +95,7 @@ describe('create-order verifies quotes without a stored copy', () => {
     signedQuoteData: seal.signature(payload, seal.form(payload.route, quote)),
   });
 
-  it('refuses a forged output amount sealed with another secret: the seal fails, and the re-quote names the changed field', async () => {
+  it('refuses a forged token-swap quote sealed with another secret: a seal that does not match is refused, not quoted again', async () => {
     const quote = (await api.quote(tokenSwapParams())).body.tokenSwap;
     const { signedQuoteData, ...rest } = quote;
     const payload = JSON.parse(Buffer.from(signedQuoteData.split('.')[1], 'base64url').toString('utf8'));
@@ -103,13 +103,9 @@ describe('create-order verifies quotes without a stored copy', () => {
       ...rest,
       outputAmount: { ...rest.outputAmount, amount: String(BigInt(rest.outputAmount.amount) * 2n) },
     });
-    const answer = await api.post('/v4/create-order', { tokenSwap: forged });
-    expect(answer).toMatchObject({
+    expect(await api.post('/v4/create-order', { tokenSwap: forged })).toMatchObject({
       status: 400,
-      body: {
-        code: 'INVALID_ORDER_ARGS',
-        details: { message: expect.stringMatching(/^changed fields: outputAmount\.amount: sent \d+, now \d+$/) },
-      },
+      body: { code: 'INVALID_ORDER_ARGS', details: { message: 'signedQuoteData does not match the quote' } },
     });
     expect((await api.post('/v4/create-order', { tokenSwap: quote })).status).toBe(201);
   });

@@ -126,9 +126,11 @@ export class OrderService {
     // A sealed quote's id makes a second order from that quote a duplicate. Offramp and token-swap
     // quotes come back without their seal from clients generated from the public V4 document (and
     // from every V3 client): they are verified by quoting them again, and each makes an order of
-    // its own, as a new quote would; the same swap repeated is a new swap, never a duplicate.
+    // its own, as a new quote would; the same swap repeated is a new swap, never a duplicate. A seal
+    // that does not match is a quote changed after get-quote on every route: quoted again, an edit
+    // the new quote cannot see (its slippage, its expiry) would pass.
     if (!sealed) {
-      if (route === 'onramp')
+      if (route === 'onramp' || (quote.signedQuoteData !== undefined && quote.signedQuoteData !== null))
         throw invalidOrderArgs('the quote was changed after get-quote, or was not issued by this service', {
           message: 'signedQuoteData does not match the quote',
         });
