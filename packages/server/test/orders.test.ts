@@ -448,6 +448,13 @@ describe('get-orders', () => {
     expect(paged).toEqual(newestFirst);
   });
 
+  it('finds the orders of a bech32 address written in upper case, as QR codes write it, under either case', async () => {
+    const recipient = wallet('p2wpkh', 'upper-case recipient').address;
+    const id = (await order(offrampParams({ recipient: recipient.toUpperCase() }))).created.offramp.order_id;
+    for (const written of [recipient, recipient.toUpperCase()])
+      expect((await api.get(`/v4/get-orders/${written}`)).body.orders.map((entry: { id: string }) => entry.id)).toEqual([id]);
+  });
+
   it('refuses a tampered cursor, a cursor of another address and a limit above the maximum', async () => {
     const user = '0x2222222222222222222222222222222222222222';
     await order(tokenSwapParams({ recipient: user }));

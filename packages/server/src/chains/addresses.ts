@@ -92,7 +92,16 @@ export function tronAddressBytes(address: string): Uint8Array | undefined {
   }
 }
 
-/** The form addresses are stored and compared in: EVM hex is case-insensitive, Base58 and bech32 are not (bech32 is lower-case). */
+/**
+ * The form addresses are stored and compared in: lower case for EVM hex, which is case-insensitive,
+ * and for bech32, which is written in lower or in upper case (as QR codes write it) but never mixed
+ * (BIP 173); Base58 as given, since its case is its value. `kind` undefined: the address's own
+ * shape decides (an upper-case bech32 address has no Base58 reading of any chain in practice).
+ */
 export function normalizeAddress(kind: ChainKind | undefined, address: string): string {
-  return kind === 'evm' || /^0x[0-9a-fA-F]+$/.test(address) ? address.toLowerCase() : address;
+  if (kind === 'evm' || /^0x[0-9a-fA-F]+$/.test(address)) return address.toLowerCase();
+  return (kind === 'bitcoin' || kind === undefined) && upperCaseBech32.test(address) ? address.toLowerCase() : address;
 }
+
+/** A Bitcoin bech32 address of any network in upper case: its prefix, the separator 1, then bech32's alphabet. */
+const upperCaseBech32 = /^(BC|TB|BCRT)1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]+$/;
