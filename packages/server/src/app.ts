@@ -68,6 +68,9 @@ export async function buildApp(services: Services, options: AppOptions): Promise
     clientErrorHandler: (error, socket) => answerClientError(operations, error, socket),
   });
   capConnections(app, config.server.maxConnections);
+  // The API's bodies are JSON only: a text/plain body is refused for its media type (requestError
+  // below), not read as a string that the body's schema then calls "not an object".
+  app.removeContentTypeParser('text/plain');
   const compilers = createCompilers(source, app.log, config.checkResponses);
   app.setValidatorCompiler(compilers.validatorCompiler);
   app.setSerializerCompiler(compilers.serializerCompiler);

@@ -81,16 +81,19 @@ describe('structured errors', () => {
     expect(await broken.json()).toMatchObject({ code: 'INVALID_REQUEST', error: 'the request is malformed' });
     const large = await api.post('/v4/create-order', { onramp: { padding: 'x'.repeat(5000) } });
     expect(large).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST', details: { max: '4096' } } });
-    const text = await fetch(`${server.url}/v4/create-order`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/xml' },
-      body: '<quote/>',
-    });
-    expect(text.status).toBe(400);
-    expect(await text.json()).toMatchObject({
-      code: 'INVALID_REQUEST',
-      details: { expected: 'application/json', actual: 'application/xml' },
-    });
+    // A JSON quote sent as text/plain too: refused for its media type, not read as a string.
+    for (const [type, body] of [
+      ['application/xml', '<quote/>'],
+      ['text/plain', JSON.stringify({ onramp: {} })],
+    ]) {
+      const answer = await fetch(`${server.url}/v4/create-order`, { method: 'POST', headers: { 'content-type': type! }, body });
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toMatchObject({
+        code: 'INVALID_REQUEST',
+        error: 'the request body must be application/json',
+        details: { expected: 'application/json', actual: type },
+      });
+    }
   });
 
   it('answers a V3 offramp quote without ownerAddress with MISSING_OWNER_ADDRESS', async () => {
