@@ -43,8 +43,8 @@ try {
   const steps: Array<[string, () => Promise<unknown>]> = [
     ['get-order by id', () => findOrder(explaining, id)],
     ['get-order by source tx hash', () => findOrder(explaining, 'c4ca4238a0b923820dcc509a6f75849b')],
-    ['get-orders (first page)', () => listOrders(explaining, 'sender7', 51)],
-    ['get-orders (next page)', () => listOrders(explaining, 'sender7', 51, '100000')],
+    ['get-orders (first page)', () => listOrders(explaining, ['sender7'], 51)],
+    ['get-orders (next page)', () => listOrders(explaining, ['sender7'], 51, '100000')],
     ['lifecycle: the orders due', () => dueOrders(explaining, Date.now(), 200, undefined, [])],
     ['volume limit, per account', () => routeVolume(explaining, 'tron', 'TR7', { account: 'sender8', sinceMs: Date.now() - 86_400_000 })],
     ['volume limit, global', () => routeVolume(explaining, 'tron', 'TR7', 'open')],

@@ -103,5 +103,16 @@ export function normalizeAddress(kind: ChainKind | undefined, address: string): 
   return (kind === 'bitcoin' || kind === undefined) && upperCaseBech32.test(address) ? address.toLowerCase() : address;
 }
 
-/** A Bitcoin bech32 address of any network in upper case: its prefix, the separator 1, then bech32's alphabet. */
-const upperCaseBech32 = /^(BC|TB|BCRT)1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]+$/;
+/**
+ * The forms an address in its normal form may be stored under: that one, and for bech32 also upper
+ * case, which orders written before normalizeAddress lower-cased it keep (a settled order does not
+ * change, so they were not rewritten).
+ */
+export function storedForms(address: string): string[] {
+  return lowerCaseBech32.test(address) ? [address, address.toUpperCase()] : [address];
+}
+
+/** A Bitcoin bech32 address of any network: its prefix, the separator 1, then bech32's alphabet, in one case. */
+const bech32Alphabet = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+const lowerCaseBech32 = new RegExp(`^(bc|tb|bcrt)1[${bech32Alphabet}]+$`);
+const upperCaseBech32 = new RegExp(`^(BC|TB|BCRT)1[${bech32Alphabet.toUpperCase()}]+$`);

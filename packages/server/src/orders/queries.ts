@@ -250,13 +250,13 @@ export async function findOrdersById(db: Queryable, ids: string[]): Promise<Orde
 /** Hex hashes are compared in lower case; Base58 signatures as they are. */
 export const normalizeHash = (hash: string) => (/^(0x)?[0-9a-fA-F]+$/.test(hash) ? hash.toLowerCase() : hash);
 
-/** One page of an address's orders, newest first, after the order with sequence number `beforeSeq`. */
-export async function listOrders(db: Queryable, address: string, limit: number, beforeSeq?: string): Promise<OrderRow[]> {
+/** One page of the orders of an address stored in any of `forms`, newest first, after the order with sequence number `beforeSeq`. */
+export async function listOrders(db: Queryable, forms: string[], limit: number, beforeSeq?: string): Promise<OrderRow[]> {
   return db.query<OrderRow>(
     `SELECT ${columns} FROM orders
-     WHERE (sender = $1 OR recipient = $1 OR refund_address = $1) AND ($2::bigint IS NULL OR seq < $2::bigint)
+     WHERE (sender = ANY($1::text[]) OR recipient = ANY($1::text[]) OR refund_address = ANY($1::text[])) AND ($2::bigint IS NULL OR seq < $2::bigint)
      ORDER BY orders.seq DESC LIMIT $3`,
-    [address, beforeSeq ?? null, limit],
+    [forms, beforeSeq ?? null, limit],
   );
 }
 

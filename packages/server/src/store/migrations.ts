@@ -234,17 +234,6 @@ const migrations: Array<{ id: string; sql: string }> = [
       ALTER TABLE client_unpaid_orders ADD CONSTRAINT client_unpaid_orders_within_limit CHECK (unpaid <= unpaid_limit);
     `,
   },
-  {
-    // Orders written before normalizeAddress (chains/addresses.ts) lower-cased upper-case bech32
-    // addresses hold them as the client wrote them: get-orders, which asks in lower case, would not
-    // find them.
-    id: '013_bech32_addresses_lower_case',
-    sql: `
-      UPDATE orders SET sender = lower(sender) WHERE sender ~ '^(BC|TB|BCRT)1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]+$';
-      UPDATE orders SET recipient = lower(recipient) WHERE recipient ~ '^(BC|TB|BCRT)1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]+$';
-      UPDATE orders SET refund_address = lower(refund_address) WHERE refund_address ~ '^(BC|TB|BCRT)1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]+$';
-    `,
-  },
 ];
 
 export async function migrate(db: Database): Promise<string[]> {
