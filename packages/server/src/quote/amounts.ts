@@ -35,7 +35,7 @@ export function convert(amount: bigint, fromDecimals: number, toDecimals: number
   return (amount * rate * tenTo(toDecimals)) / (tenTo(fromDecimals) * scale);
 }
 
-/** The largest amount whose conversion at `rate` is at most `output`: convert's inverse, rounded down. */
+/** An amount whose conversion at `rate` is at most `output`: convert's inverse, rounded down. */
 export function largestInputFor(output: bigint, fromDecimals: number, toDecimals: number, rate: bigint): bigint {
   return (output * tenTo(fromDecimals) * scale) / (rate * tenTo(toDecimals));
 }

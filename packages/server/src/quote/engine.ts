@@ -93,13 +93,11 @@ export function computeQuote(request: QuoteRequest, context: QuoteEngineContext)
   checkAddress(context, dstChain, request.recipient, 'recipient');
   if (request.sender !== undefined) checkAddress(context, srcChain, request.sender, 'sender');
   if (request.refundAddress !== undefined) checkAddress(context, srcChain, request.refundAddress, 'refundAddress');
-  const amount = checkAmount(route, request.amount, largestAmount[srcChain.kind]);
+  const quoteRate = rate(context, route);
+  const amount = checkAmount(route, request.amount, largestInput(route, srcChain, dstChain, quoteRate));
   const slippage = resolveSlippage(request.slippage, route, config);
   const affiliates = parseAffiliates(request.affiliates, route, context, route.kind === 'onramp' ? dstChain : srcChain, routeDetails);
-  // An offramp's or token swap's source transaction carries the least output too.
-  const largestOutput =
-    route.kind === 'onramp' ? largestAmount[dstChain.kind] : smaller(largestAmount[dstChain.kind], largestAmount[srcChain.kind]);
-  const inputs: QuoteInputs = { context, route, amount, slippage, affiliates, request, rate: rate(context, route), largestOutput };
+  const inputs: QuoteInputs = { context, route, amount, slippage, affiliates, request, rate: quoteRate };
   switch (route.kind) {
     case 'onramp':
       return { route: 'onramp', config: route, quote: onrampQuote(inputs) };
@@ -111,9 +109,9 @@ export function computeQuote(request: QuoteRequest, context: QuoteEngineContext)
 }
 
 /**
- * The amount within the route's bounds, as a bigint: its own, and the most its source chain can move
- * (`largest`). The details (INSUFFICIENT_AMOUNT's `expected` and `actual`, EXCEEDED_LIMIT's `limit`)
- * are the shapes the document ties to those codes.
+ * The amount within the route's bounds (the largest from `largestInput`), as a bigint. The details
+ * (INSUFFICIENT_AMOUNT's `expected` and `actual`, EXCEEDED_LIMIT's `limit`) are the shapes the
+ * document ties to those codes.
  */
 function checkAmount(route: Route, given: string, largest: bigint): bigint {
   const amount = BigInt(given);
@@ -122,15 +120,34 @@ function checkAmount(route: Route, given: string, largest: bigint): bigint {
       expected: route.minAmount,
       actual: given,
     });
-  const limit = route.maxAmount === undefined ? largest : smaller(BigInt(route.maxAmount), largest);
-  if (amount > limit) throw exceededLimit(given, limit);
+  if (amount > largest)
+    throw new DomainError('EXCEEDED_LIMIT', `amount ${given} is above the largest amount of this route`, { limit: largest.toString() });
   return amount;
 }
 
-const exceededLimit = (given: string, limit: bigint) =>
-  new DomainError('EXCEEDED_LIMIT', `amount ${given} is above the largest amount of this route`, { limit: limit.toString() });
+/**
+ * The largest amount a route takes: its own maxAmount, the most one transfer moves on its source
+ * chain, and an amount whose output before fees (fees only lower it) the chains that carry the
+ * output can move: its destination, and for an offramp or token swap the source transaction, which
+ * writes the least output too.
+ */
+function largestInput(route: Route, srcChain: ChainConfig, dstChain: ChainConfig, rate: bigint): bigint {
+  const carried = route.kind === 'onramp' ? [dstChain.kind] : [dstChain.kind, srcChain.kind];
+  const largestOutput = min(...carried.map((kind) => largestAmount[kind]));
+  return min(
+    largestAmount[srcChain.kind],
+    ...(route.maxAmount === undefined ? [] : [BigInt(route.maxAmount)]),
+    // A rate of zero leaves no output to bound.
+    ...(rate > 0n ? [largestInputFor(largestOutput, route.src.decimals, route.dst.decimals, rate)] : []),
+  );
+}
 
-const smaller = (a: bigint, b: bigint) => (a < b ? a : b);
+/** The least of bigints (Math.min takes numbers only). */
+function min(...values: bigint[]): bigint {
+  let least = values[0]!;
+  for (const value of values) if (value < least) least = value;
+  return least;
+}
 
 interface QuoteInputs {
   context: QuoteEngineContext;
@@ -140,13 +157,10 @@ interface QuoteInputs {
   affiliates: Affiliate[];
   request: QuoteRequest;
   rate: bigint;
-  /** The most of the output token the chains that carry it can move. */
-  largestOutput: bigint;
 }
 
 /** The fees of onramps and offramps: bps of the converted input, in the destination token, with fixed fees besides. */
-function conversion(inputs: QuoteInputs, fixedFees: bigint) {
-  const { route, amount, affiliates, rate } = inputs;
+function conversion({ route, amount, affiliates, rate }: QuoteInputs, fixedFees: bigint) {
   const gross = grossOutput(route, amount, rate);
   const affiliateFees = affiliates.map((affiliate) => bps(gross, affiliate.bps));
   const solverFee = bps(gross, route.solverFeeBps);
@@ -159,7 +173,7 @@ function conversion(inputs: QuoteInputs, fixedFees: bigint) {
       available_amount: gross.toString(),
     });
   const output = gross - fees;
-  checkOutput(inputs, output);
+  checkMinOutput(route, output);
   return { output, fees, solverFee, protocolFee, affiliateFees, affiliateFee };
 }
 
@@ -233,8 +247,7 @@ function offrampQuote(inputs: QuoteInputs): OfframpQuote {
 }
 
 /** Token-swap fees are taken from the input, in the source token, before the swap. */
-function tokenSwapQuote(inputs: QuoteInputs): TokenSwapQuote {
-  const { context, route, amount, slippage, affiliates, request, rate } = inputs;
+function tokenSwapQuote({ context, route, amount, slippage, affiliates, request, rate }: QuoteInputs): TokenSwapQuote {
   const affiliate = affiliates[0];
   const feesOf = (input: bigint) =>
     bps(input, route.solverFeeBps) + bps(input, route.protocolFeeBps) + (affiliate ? bps(input, affiliate.bps) : 0n);
@@ -247,7 +260,7 @@ function tokenSwapQuote(inputs: QuoteInputs): TokenSwapQuote {
       required: smallestSwappable(outputOf, amount).toString(),
       available: amount.toString(),
     });
-  checkOutput(inputs, output);
+  checkMinOutput(route, output);
   return {
     srcChain: route.srcChain,
     dstChain: route.dstChain,
@@ -287,17 +300,11 @@ function smallestSwappable(outputOf: (amount: bigint) => bigint, short: bigint):
   return high;
 }
 
-/**
- * QUOTE_AMOUNT_TOO_LOW when the output after fees is below the route's smallest; EXCEEDED_LIMIT when
- * it is above what its chains can move, with the largest amount whose conversion before fees is
- * within that as the limit (fees only lower the output).
- */
-function checkOutput({ route, request, rate, largestOutput }: QuoteInputs, output: bigint): void {
+/** QUOTE_AMOUNT_TOO_LOW when the output after fees is below the route's smallest. */
+function checkMinOutput(route: Route, output: bigint): void {
   if (route.minOutputAmount !== undefined && output < BigInt(route.minOutputAmount)) {
     throw quoteAmountTooLow(route.minOutputAmount, output.toString());
   }
-  if (output > largestOutput)
-    throw exceededLimit(request.amount, largestInputFor(largestOutput, route.src.decimals, route.dst.decimals, rate));
 }
 
 /**
