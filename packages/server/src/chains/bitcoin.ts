@@ -258,20 +258,26 @@ export function addressOf(script: Uint8Array, network: BitcoinNetwork): string |
 }
 
 /**
- * Why a node would refuse the transaction's amounts, as Bitcoin Core checks them: an output, or the
- * outputs together, above the money supply, or outputs worth more than the outputs the inputs spend
- * (`prevouts[i]` for input i). Undefined when they add up.
+ * Why a node would refuse the transaction's amounts, as Bitcoin Core checks them (bad-txns-vout-negative,
+ * -vout-toolarge, -txouttotal-toolarge, -in-belowout): a negative output, an output or the outputs
+ * together above the money supply, outputs worth more than the outputs the inputs spend (`prevouts[i]`
+ * for input i). Undefined when they add up.
  */
-export function amountProblem(transaction: bitcoinLib.Transaction, prevouts: Prevout[]): string | undefined {
+export function amountProblem(transaction: bitcoinLib.Transaction, prevouts: Prevout[]): { expected: string; actual: string } | undefined {
+  const withinSupply = 'outputs within the money supply, 2,100,000,000,000,000 sats';
   let paid = 0n;
   for (const [index, output] of transaction.outs.entries()) {
-    if (output.value < 0n || output.value > largestAmount.bitcoin)
-      return `output ${index} pays ${output.value} sats, beyond the money supply`;
+    if (output.value < 0n) return { expected: 'outputs of zero sats or more', actual: `output ${index} pays ${output.value} sats` };
+    if (output.value > largestAmount.bitcoin) return { expected: withinSupply, actual: `output ${index} pays ${output.value} sats` };
     paid += output.value;
   }
-  if (paid > largestAmount.bitcoin) return `the outputs pay ${paid} sats together, beyond the money supply`;
+  if (paid > largestAmount.bitcoin) return { expected: withinSupply, actual: `the outputs pay ${paid} sats together` };
   const spent = prevouts.reduce((sum, prevout) => sum + prevout.value, 0n);
-  if (paid > spent) return `the outputs pay ${paid} sats, more than the ${spent} the inputs spend`;
+  if (paid > spent)
+    return {
+      expected: 'outputs worth no more than the outputs the inputs spend',
+      actual: `the outputs pay ${paid} sats, more than the ${spent} the inputs spend`,
+    };
   return undefined;
 }
 

@@ -9,7 +9,7 @@ import type {
   GatewayRegisterTxResultV4,
   GatewayRegisterTxV4,
 } from '@swap-gateway/types';
-import { normalizeAddress } from '../chains/addresses.js';
+import { normalizeAddress, storedForms } from '../chains/addresses.js';
 import {
   addressOf,
   amountProblem,
@@ -97,7 +97,7 @@ export class OrderService {
   /**
    * create-order. The checks run in the order a client can fix them: the refund address (V4) or
    * the owner (V3, checked before validation by the V3 route), the seal and its expiry (an offramp
-   * or token-swap quote without a valid seal: a re-quote), someone who can reclaim the funds, then
+   * or token-swap quote without one: a re-quote), someone who can reclaim the funds, then
    * the order written with its liquidity and its client's count of unpaid orders (writeOrder): in one
    * statement, or for an onramp or a route with volume limits in one transaction after the duplicate
    * check, the volume limits (under the route's lock) and the deposit address.
@@ -380,12 +380,8 @@ export class OrderService {
       });
     }
     const prevouts = await this.prevouts(payment.transaction);
-    const overspent = amountProblem(payment.transaction, prevouts);
-    if (overspent)
-      throw invalidRequest(`the transaction pays more than it can: ${overspent}`, {
-        expected: 'outputs worth no more than the outputs the inputs spend',
-        actual: overspent,
-      });
+    const amountRefusal = amountProblem(payment.transaction, prevouts);
+    if (amountRefusal) throw invalidRequest(`the transaction's amounts are refused: ${amountRefusal.actual}`, amountRefusal);
     const problem = inputSignatureProblem(payment.transaction, prevouts);
     if (problem)
       throw invalidRequest(`the transaction is not validly signed: ${problem}`, {
@@ -458,7 +454,7 @@ export class OrderService {
     if (size > max) throw invalidRequest(`limit must be at most ${max}`, { max: String(max), actual: String(size) });
     const address = normalizeAddress(undefined, userAddress);
     const after = cursor === undefined ? undefined : cursors.decode(cursor, address);
-    const rows = await listOrders(db, address, size + 1, after);
+    const rows = await listOrders(db, storedForms(address), size + 1, after);
     const page = rows.slice(0, size);
     const last = page[page.length - 1];
     return {
