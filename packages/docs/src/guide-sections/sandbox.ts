@@ -94,9 +94,10 @@ export const sandboxControls: SandboxControl[] = [
     summary: "One token's USD price changes.",
     text:
       'Sets the USD price of one token (a decimal string, at most 8 decimals). Quotes issued afterwards use it; a quote ' +
-      'issued before and passed back unchanged keeps its price until it expires. An offramp or token-swap quote whose ' +
-      'values were changed is quoted again at the new price, and create-order refuses it with `INVALID_ORDER_ARGS` naming ' +
-      'each value that moved: how your integration handles a moved price.',
+      'issued before and passed back unchanged keeps its price until it expires. An offramp or token-swap quote sent back ' +
+      'without its `signedQuoteData`, as clients generated from the public V4 document send it, is quoted again at the new ' +
+      'price, and create-order refuses it with `INVALID_ORDER_ARGS` naming each value that moved: how your integration ' +
+      'handles a moved price.',
     curl: json(
       'POST',
       '/sandbox/prices',
