@@ -127,8 +127,8 @@ export class OrderService {
     // quotes come back without their seal from clients generated from the public V4 document (and
     // from every V3 client): they are verified by quoting them again, and each makes an order of
     // its own, as a new quote would; the same swap repeated is a new swap, never a duplicate. A seal
-    // that does not match is a quote changed after get-quote on every route: quoted again, an edit
-    // the new quote cannot see (its slippage, its expiry) would pass.
+    // that does not match is a quote changed after get-quote, on every route: quoted again, it would
+    // pass with edits the new quote cannot see (its slippage, a dropped sender).
     if (!sealed) {
       if (route === 'onramp' || (quote.signedQuoteData !== undefined && quote.signedQuoteData !== null))
         throw invalidOrderArgs('the quote was changed after get-quote, or was not issued by this service', {
