@@ -8,7 +8,7 @@ import * as bitcoin from 'bitcoinjs-lib';
 import { describe, expect, it } from 'vitest';
 import type { SimulatedBitcoin } from '../src/chains/bitcoin.js';
 import { onrampParams, rawPayment, testServerPerSuite } from './helpers.js';
-import { signedPayment, simulatedUtxos, wallet, type Output, type ScriptType, type TestWallet } from './wallets.js';
+import { signedPayment, simulatedUtxos, wallet, type ScriptType } from './wallets.js';
 
 const types: ScriptType[] = ['p2wpkh', 'p2pkh', 'p2sh-p2wpkh', 'p2wsh', 'p2tr'];
 const denied = ['p2sh-p2wpkh', 'p2wsh', 'p2tr'].map((type) => wallet(type as ScriptType, `denied ${type}`));
@@ -28,52 +28,55 @@ const register = (orderId: string, hex: string) => api.patch('/v4/register-tx', 
 const broadcasts = () => (server().services.bitcoin as SimulatedBitcoin).broadcasts.length;
 const status = async (id: string) => Object.keys((await api.get(`/v4/get-order/${id}`)).body.status)[0];
 
+/** A payment refused with INVALID_REQUEST and these details: nothing broadcast, the order still waiting for a payment. */
+async function expectRefused(orderId: string, hex: string, details: Record<string, unknown>) {
+  const before = broadcasts();
+  expect(await register(orderId, hex)).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST', details } });
+  expect(broadcasts()).toBe(before);
+  expect(await status(orderId)).toBe('inProgress');
+}
+
 /**
- * A transaction a P2WPKH wallet signs input by input, as no wallet library would build it (bitcoinjs-lib's
- * PSBT refuses outputs worth more than the inputs, and an output spent twice): a payment a node refuses.
+ * A payment of the order that a funded P2WPKH wallet signs input by input, as no wallet library would build
+ * it (bitcoinjs-lib's PSBT refuses outputs worth more than the inputs, and an output spent twice): the
+ * wallet's first UTXO spent by `inputs` inputs, the order's amount and OP_RETURN, and `change` of the
+ * UTXO's value back to the wallet.
  */
-function signedByHand(payer: TestWallet, spent: Array<{ txid: string; vout: number; value: bigint }>, outputs: Output[]): string {
+async function paymentByHand(
+  order: { address: string; op_return_data: string },
+  label: string,
+  change: (value: bigint) => bigint,
+  inputs = 1,
+) {
+  const payer = wallet('p2wpkh', label);
+  await fund(payer.address);
+  const utxo = (await simulatedUtxos(payer.address))[0]!;
   const transaction = new bitcoin.Transaction();
   transaction.version = 2;
-  for (const utxo of spent) transaction.addInput(Buffer.from(utxo.txid, 'hex').reverse(), utxo.vout);
-  for (const output of outputs) {
-    const script =
-      output.opReturn === undefined
-        ? bitcoin.address.toOutputScript(output.address!)
-        : bitcoin.payments.embed({ data: [Buffer.from(output.opReturn, 'hex')] }).output!;
-    transaction.addOutput(script, output.value);
-  }
+  for (let input = 0; input < inputs; input++) transaction.addInput(Buffer.from(utxo.txid, 'hex').reverse(), utxo.vout);
+  transaction.addOutput(bitcoin.address.toOutputScript(order.address), 1000000n);
+  transaction.addOutput(bitcoin.payments.embed({ data: [Buffer.from(order.op_return_data, 'hex')] }).output!, 0n);
+  transaction.addOutput(bitcoin.address.toOutputScript(payer.address), change(utxo.value));
   const scriptCode = bitcoin.payments.p2pkh({ pubkey: payer.key.publicKey }).output!;
-  spent.forEach((utxo, input) => {
+  for (let input = 0; input < inputs; input++) {
     const hash = transaction.hashForWitnessV0(input, scriptCode, utxo.value, bitcoin.Transaction.SIGHASH_ALL);
-    transaction.setWitness(input, [
-      bitcoin.script.signature.encode(payer.key.sign(hash), bitcoin.Transaction.SIGHASH_ALL),
-      payer.key.publicKey,
-    ]);
-  });
-  return transaction.toHex();
+    const signature = bitcoin.script.signature.encode(payer.key.sign(hash), bitcoin.Transaction.SIGHASH_ALL);
+    transaction.setWitness(input, [signature, payer.key.publicKey]);
+  }
+  return { hex: transaction.toHex(), utxo };
 }
 
 describe('register-tx verifies the inputs', () => {
   it('refuses a payment spending an outpoint the chain never created, with the outpoint in details', async () => {
     const order = await onrampOrder();
-    const before = broadcasts();
-    const answer = await register(
-      order.order_id,
-      rawPayment([
-        { address: order.address, value: 1000000n },
-        { opReturn: order.op_return_data, value: 0n },
-      ]),
-    );
-    expect(answer).toMatchObject({
-      status: 400,
-      body: {
-        code: 'INVALID_REQUEST',
-        details: { expected: 'an unspent output known to the chain', actual: expect.stringMatching(/^[0-9a-f]{64}:0$/) },
-      },
+    const hex = rawPayment([
+      { address: order.address, value: 1000000n },
+      { opReturn: order.op_return_data, value: 0n },
+    ]);
+    await expectRefused(order.order_id, hex, {
+      expected: 'an unspent output known to the chain',
+      actual: expect.stringMatching(/^[0-9a-f]{64}:0$/),
     });
-    expect(broadcasts()).toBe(before);
-    expect(await status(order.order_id)).toBe('inProgress');
   });
 
   it('refuses a known outpoint spent with a witness [0x01, pubkey] instead of a signature', async () => {
@@ -87,12 +90,7 @@ describe('register-tx verifies the inputs', () => {
       ]),
     );
     transaction.setWitness(0, [Uint8Array.of(1), payer.key.publicKey]);
-    const answer = await register(order.order_id, transaction.toHex());
-    expect(answer).toMatchObject({
-      status: 400,
-      body: { code: 'INVALID_REQUEST', details: { expected: expect.any(String), actual: expect.stringMatching(/^input 0: /) } },
-    });
-    expect(await status(order.order_id)).toBe('inProgress');
+    await expectRefused(order.order_id, transaction.toHex(), { expected: expect.any(String), actual: expect.stringMatching(/^input 0: /) });
   });
 
   const withinSupply = 'outputs within the money supply, 2,100,000,000,000,000 sats';
@@ -117,49 +115,15 @@ describe('register-tx verifies the inputs', () => {
     },
   ])('refuses a signed payment that pays $what', async ({ change, expected, actual }) => {
     const order = await onrampOrder();
-    const payer = wallet('p2wpkh', 'overspender');
-    await fund(payer.address);
-    const [utxo] = await simulatedUtxos(payer.address);
-    const before = broadcasts();
-    const hex = signedByHand(
-      payer,
-      [utxo!],
-      [
-        { address: order.address, value: 1000000n },
-        { opReturn: order.op_return_data, value: 0n },
-        { address: payer.address, value: change(utxo!.value) },
-      ],
-    );
-    expect(await register(order.order_id, hex)).toMatchObject({
-      status: 400,
-      body: { code: 'INVALID_REQUEST', details: { expected, actual: expect.stringMatching(actual) } },
-    });
-    expect(broadcasts()).toBe(before);
-    expect(await status(order.order_id)).toBe('inProgress');
+    const { hex } = await paymentByHand(order, 'overspender', change);
+    await expectRefused(order.order_id, hex, { expected, actual: expect.stringMatching(actual) });
   });
 
   it('refuses a payment whose two inputs spend one output, which would count its value twice', async () => {
     const order = await onrampOrder();
-    const payer = wallet('p2wpkh', 'double spender');
-    await fund(payer.address);
-    const [utxo] = await simulatedUtxos(payer.address);
     // Change that only the output counted twice could pay.
-    const hex = signedByHand(
-      payer,
-      [utxo!, utxo!],
-      [
-        { address: order.address, value: 1000000n },
-        { opReturn: order.op_return_data, value: 0n },
-        { address: payer.address, value: 2n * utxo!.value - 1000000n - 2000n },
-      ],
-    );
-    const before = broadcasts();
-    expect(await register(order.order_id, hex)).toMatchObject({
-      status: 400,
-      body: { code: 'INVALID_REQUEST', details: { expected: 'each output spent by one input', actual: `${utxo!.txid}:${utxo!.vout}` } },
-    });
-    expect(broadcasts()).toBe(before);
-    expect(await status(order.order_id)).toBe('inProgress');
+    const { hex, utxo } = await paymentByHand(order, 'double spender', (value) => 2n * value - 1000000n - 2000n, 2);
+    await expectRefused(order.order_id, hex, { expected: 'each output spent by one input', actual: `${utxo.txid}:${utxo.vout}` });
   });
 
   it.each(types)('accepts a validly signed %s payment, and an upper-case order_id', async (type) => {
