@@ -120,6 +120,22 @@ describe('requests the HTTP parser refuses, and NUL characters, get the document
     );
   }
 
+  for (const op of named) {
+    const expected = malformedRequestAnswer(op);
+    contractTest(`${op.operationId}: an HTTP/1.1 request without Host is ${expected.status} ${expected.code}`, [], async () => {
+      const answer = await gateway.sendRaw<{ code?: string }>(`GET ${requestTarget(op)} HTTP/1.1`);
+      expect([answer.status, answer.body.code]).toEqual([expected.status, expected.code]);
+    });
+  }
+
+  contractTest('an expectation other than 100-continue is served as if there were none', [], async () => {
+    const host = `Host: ${new URL(gateway.url).host}`;
+    const answer = await gateway.sendRaw(
+      `GET ${requestTarget(operation('getRoutesV4'))} HTTP/1.1\r\n${host}\r\nExpect: a-wish\r\nConnection: close`,
+    );
+    expect(answer.status).toBe(200);
+  });
+
   contractTest('the target still answers after refusing them', [], async () => {
     expect((await gateway.send(exampleRequest(operation('getRoutesV4')))).status).toBe(200);
   });

@@ -15,6 +15,8 @@
  *   `malformedRequestAnswer`, as the server answers it;
  * - a request Node's parser refuses (headers larger than the mock reads, broken HTTP) is answered
  *   by `answerClientError`, the server's own answer to it;
+ * - an HTTP/1.1 request without Host gets that answer too, and an expectation other than
+ *   100-continue is ignored, where Node would answer either with an empty body (`acceptAnyHost`);
  * - an unknown path gets 404 and a known path with an unknown method 405, with the same error body
  *   (`matchOperation`); an empty path segment is 404, get-order's own (`emptyPathParameterAnswer`);
  * - a request target that cannot be percent-decoded (`%ZZ`, `%C0%AF`) is answered here with
@@ -33,7 +35,10 @@
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import {
+  acceptAnyHost,
   answerClientError,
+  ignoreUnknownExpectations,
+  lacksHost,
   coerceParameter,
   containsNul,
   createSchemaValidator,
@@ -87,7 +92,8 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
 
   // Node's limit on the request line and headers (16 KiB), as the server's: what goes beyond it is
   // answered alike by both (answerClientError below).
-  const server = createServer((req, res) => {
+  // Requests Node would answer itself with an empty body: see acceptAnyHost.
+  const server = createServer(acceptAnyHost, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       // A fault of the mock itself, not of the request: the documented 500 (every operation has
       // one), without a stack trace or the address Prism listens on.
@@ -97,6 +103,7 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
     });
   });
   server.on('clientError', (error, socket) => answerClientError(operations, error, socket));
+  ignoreUnknownExpectations(server);
   return server;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -106,6 +113,12 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
     const body = await readBody(req);
     const match = matchOperation(operations, method, url.pathname);
     const malformed = malformedPart(url);
+    if (lacksHost(req))
+      return sendFailure(
+        res,
+        malformedRequestAnswer(match.kind === 'operation' ? match.operation : undefined),
+        'an HTTP/1.1 request must name its Host',
+      );
 
     if (match.kind === 'no-operation') {
       return sendError(res, 404, { code: 'INVALID_REQUEST', error: `no operation at ${url.pathname}`, details: null });
@@ -157,6 +170,8 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
 
     // Prism reads only `Bearer <key>`; the key the front has read is passed on in that spelling.
     const headers: IncomingMessage['headers'] = { ...req.headers, ...(presented && { authorization: `Bearer ${presented.key}` }) };
+    // An expectation the front ignored (ignoreUnknownExpectations) is not Prism's to refuse.
+    delete headers.expect;
     if (!dynamic && !headers.prefer) {
       const example = exampleForRequest(operation, url.searchParams, parsed);
       if (example) headers.prefer = `example=${example}`;

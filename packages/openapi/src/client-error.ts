@@ -3,7 +3,7 @@
  * the server reads, broken HTTP, a NUL character in a header, a request that did not arrive in
  * time): the server's and the mock's `clientError` handler, so that both answer them alike.
  */
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { failureBody, malformedRequestAnswer, type ErrorBody } from './edge.js';
 import { matchOperation } from './match.js';
@@ -52,3 +52,21 @@ export function answerClientError(operations: readonly Operation[], error: Clien
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
   );
 }
+
+/**
+ * Node answers two requests itself, with an empty body, before any handler: an HTTP/1.1 request
+ * without Host (400) and one that expects something other than 100-continue (417). The server and
+ * the mock take both as the API does: the first reaches their handlers (they create their server
+ * with `acceptAnyHost`'s options), which refuse it as a request they cannot read (`lacksHost`); the
+ * second is served as if it expected nothing, as RFC 9110 lets a server do with an expectation it
+ * does not know.
+ */
+export const acceptAnyHost = { requireHostHeader: false } as const;
+
+/** Serves a request whose expectation Node does not know as if it had none (see `acceptAnyHost`). */
+export function ignoreUnknownExpectations(server: Server): void {
+  server.on('checkExpectation', (request, response) => server.emit('request', request, response));
+}
+
+/** An HTTP/1.1 request without the Host header HTTP/1.1 requires (RFC 9112, section 3.2). */
+export const lacksHost = (request: IncomingMessage): boolean => request.httpVersion === '1.1' && request.headers.host === undefined;

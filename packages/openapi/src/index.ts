@@ -72,4 +72,11 @@ export {
   type DocumentedFailure,
   type ErrorBody,
 } from './edge.js';
-export { answerClientError, clientErrorAnswer, type ClientError } from './client-error.js';
+export {
+  acceptAnyHost,
+  answerClientError,
+  clientErrorAnswer,
+  ignoreUnknownExpectations,
+  lacksHost,
+  type ClientError,
+} from './client-error.js';

@@ -3,7 +3,14 @@
  * API keys and rate limits, the structured error body for every failure, 404/405 for what the
  * document does not have, a health check, and the sandbox controls.
  */
-import { answerClientError, matchOperation, requestMethods, type RouteTemplate } from '@swap-gateway/openapi';
+import {
+  answerClientError,
+  ignoreUnknownExpectations,
+  lacksHost,
+  matchOperation,
+  requestMethods,
+  type RouteTemplate,
+} from '@swap-gateway/openapi';
 import Fastify, {
   LogController,
   type FastifyError,
@@ -68,6 +75,15 @@ export async function buildApp(services: Services, options: AppOptions): Promise
     clientErrorHandler: (error, socket) => answerClientError(operations, error, socket),
   });
   capConnections(app, config.server.maxConnections);
+  // What Node would answer itself with an empty body (@swap-gateway/openapi's acceptAnyHost): a
+  // request without Host gets the documented answer to a request that cannot be read, an
+  // expectation Node does not know is served as if there were none.
+  ignoreUnknownExpectations(app.server);
+  app.addHook('onRequest', (request, _reply, done) =>
+    lacksHost(request.raw)
+      ? done(malformedRequest(operationOf(operations, request.method, request.url), 'an HTTP/1.1 request must name its Host'))
+      : done(),
+  );
   // The API's bodies are JSON only: a text/plain body is refused for its media type (requestError
   // below), not read as a string that the body's schema then calls "not an object".
   app.removeContentTypeParser('text/plain');

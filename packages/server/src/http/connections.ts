@@ -6,6 +6,7 @@
  * connections beyond `maxConnections` are closed as they come, so that idle sockets cannot use up
  * the process's file descriptors, which the store's connections and files need too.
  */
+import { acceptAnyHost } from '@swap-gateway/openapi';
 import type { FastifyInstance } from 'fastify';
 import type { GatewayConfig } from '../config/config.js';
 
@@ -15,6 +16,7 @@ export function connectionOptions(server: GatewayConfig['server']) {
     keepAliveTimeout: server.keepAliveTimeoutMs,
     requestTimeout: server.requestTimeoutMs,
     http: {
+      ...acceptAnyHost,
       headersTimeout: server.headersTimeoutMs,
       // Node looks for requests past their timeouts every 30 s by default, which lets a 10 s timeout
       // run to 40 s; looking every second walks at most maxConnections connections.
