@@ -89,7 +89,8 @@ export function connectTarget(url: string, { apiKey, fullErrorBodies = false }: 
     },
     async sendRaw<Body>(head: string): Promise<GatewayResponse<Body>> {
       const [, method = '', path = '/'] = /^(\S+) (\S+)/.exec(head) ?? [];
-      const target = new URL(`${url}${path}`);
+      // A CONNECT's authority (`example.com:443`) is held to the answer of a path that names no operation.
+      const target = new URL(`${url}${path.startsWith('/') ? '' : '/'}${path}`);
       return checked<Body>(method, target, await exchangeRaw(target, `${head}\r\n\r\n`), { fullErrorBodies });
     },
   };

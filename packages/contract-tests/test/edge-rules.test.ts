@@ -137,6 +137,16 @@ describe('requests the HTTP parser refuses, and NUL characters, get the document
     expect(answer.status).toBe(200);
   });
 
+  // Node closes a CONNECT's connection without a word unless the server answers it.
+  contractTest('a CONNECT is answered as a method the path does not have: 405 on an operation, 404 on an authority', [], async () => {
+    const host = `Host: ${new URL(gateway.url).host}`;
+    const onOperation = await gateway.sendRaw<{ code?: string }>(`CONNECT ${requestTarget(operation('getRoutesV4'))} HTTP/1.1\r\n${host}`);
+    expect([onOperation.status, onOperation.body.code]).toEqual([405, 'INVALID_REQUEST']);
+    expect(onOperation.headers.get('allow')).toMatch(/\bGET\b/);
+    const onAuthority = await gateway.sendRaw<{ code?: string }>('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443');
+    expect([onAuthority.status, onAuthority.body.code]).toEqual([404, 'INVALID_REQUEST']);
+  });
+
   contractTest('the target still answers after refusing them', [], async () => {
     expect((await gateway.send(exampleRequest(operation('getRoutesV4')))).status).toBe(200);
   });

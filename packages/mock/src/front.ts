@@ -16,7 +16,8 @@
  * - a request Node's parser refuses (headers larger than the mock reads, broken HTTP) is answered
  *   by `answerClientError`, the server's own answer to it;
  * - an HTTP/1.1 request without Host gets that answer too, and an expectation other than
- *   100-continue is ignored, where Node would answer either with an empty body (`acceptAnyHost`);
+ *   100-continue is ignored, where Node would answer either with an empty body (`acceptAnyHost`),
+ *   and a CONNECT is answered as an unknown method where Node would close it (`answerConnectAsRequest`);
  * - an unknown path gets 404 and a known path with an unknown method 405, with the same error body
  *   (`matchOperation`); an empty path segment is 404, get-order's own (`emptyPathParameterAnswer`);
  * - a request target that cannot be percent-decoded (`%ZZ`, `%C0%AF`) is answered here with
@@ -36,6 +37,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import {
   acceptAnyHost,
+  answerConnectAsRequest,
   answerClientError,
   ignoreUnknownExpectations,
   lacksHost,
@@ -104,11 +106,14 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
   });
   server.on('clientError', (error, socket) => answerClientError(operations, error, socket));
   ignoreUnknownExpectations(server);
+  answerConnectAsRequest(server);
   return server;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (await applyCors(req, res)) return;
-    const url = new URL(req.url ?? '/', 'http://mock.invalid');
+    const target = req.url ?? '/';
+    // A CONNECT's target is an authority (`example.com:443`), which URL would read as a scheme.
+    const url = new URL(req.method === 'CONNECT' && !target.startsWith('/') ? `/${target}` : target, 'http://mock.invalid');
     const method = req.method ?? 'GET';
     const body = await readBody(req);
     const match = matchOperation(operations, method, url.pathname);

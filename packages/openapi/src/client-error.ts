@@ -3,7 +3,7 @@
  * the server reads, broken HTTP, a NUL character in a header, a request that did not arrive in
  * time): the server's and the mock's `clientError` handler, so that both answer them alike.
  */
-import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import { STATUS_CODES, ServerResponse, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { failureBody, malformedRequestAnswer, type ErrorBody } from './edge.js';
 import { matchOperation } from './match.js';
@@ -66,6 +66,26 @@ export const acceptAnyHost = { requireHostHeader: false } as const;
 /** Serves a request whose expectation Node does not know as if it had none (see `acceptAnyHost`). */
 export function ignoreUnknownExpectations(server: Server): void {
   server.on('checkExpectation', (request, response) => server.emit('request', request, response));
+}
+
+/**
+ * Node hands a CONNECT request to 'connect' listeners and, without one, closes the connection with
+ * no answer at all. The server and the mock open no tunnel: a CONNECT goes to their handlers like
+ * any other request, which answer it as a method the path does not have (405 with Allow on an
+ * operation's path, 404 elsewhere, with the error body). Node has taken its parser off the
+ * connection by then, so the answer closes it.
+ */
+export function answerConnectAsRequest(server: Server): void {
+  server.on('connect', (request: IncomingMessage, socket: Duplex) => {
+    const response = new ServerResponse(request);
+    response.shouldKeepAlive = false;
+    response.assignSocket(socket as Parameters<ServerResponse['assignSocket']>[0]);
+    response.on('finish', () => {
+      response.detachSocket(socket as Parameters<ServerResponse['detachSocket']>[0]);
+      socket.end();
+    });
+    server.emit('request', request, response);
+  });
 }
 
 /** An HTTP/1.1 request without the Host header HTTP/1.1 requires (RFC 9112, section 3.2). */

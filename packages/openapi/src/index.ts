@@ -74,6 +74,7 @@ export {
 } from './edge.js';
 export {
   acceptAnyHost,
+  answerConnectAsRequest,
   answerClientError,
   clientErrorAnswer,
   ignoreUnknownExpectations,

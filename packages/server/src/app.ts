@@ -5,6 +5,7 @@
  */
 import {
   answerClientError,
+  answerConnectAsRequest,
   ignoreUnknownExpectations,
   lacksHost,
   matchOperation,
@@ -79,6 +80,8 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   // request without Host gets the documented answer to a request that cannot be read, an
   // expectation Node does not know is served as if there were none.
   ignoreUnknownExpectations(app.server);
+  // A CONNECT, which Node would close without an answer, is answered as an unknown method.
+  answerConnectAsRequest(app.server);
   app.addHook('onRequest', (request, _reply, done) =>
     lacksHost(request.raw)
       ? done(malformedRequest(operationOf(operations, request.method, request.url), 'an HTTP/1.1 request must name its Host'))
