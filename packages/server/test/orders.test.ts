@@ -492,6 +492,9 @@ describe('get-orders', () => {
     const fee = balance - BigInt(body.amount.amount);
     expect(fee).toBeGreaterThan(12n * 200n);
     expect(fee).toBeLessThan(12n * 500n);
+    // The address in upper case (BIP 173 allows it) is the same script, with the same outputs.
+    const upperCase = await api.get(`/v4/get-max-spendable/${senderAddress.toUpperCase()}`);
+    expect(upperCase.body.amount).toEqual(body.amount);
     expect((await api.get(`/v4/get-max-spendable/${evmUser}`)).body).toMatchObject({ code: 'INVALID_REQUEST' });
   });
 });

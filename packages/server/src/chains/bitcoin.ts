@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { BIP32Factory, type BIP32Interface } from 'bip32';
 import type { Queryable } from '../store/database.js';
 import { bitcoinLib, bitcoinNetwork, ecc, type BitcoinNetwork } from './bitcoin-lib.js';
+import { normalizeAddress } from './addresses.js';
 import { largestAmount } from './amounts.js';
 
 const bip32 = BIP32Factory(ecc);
@@ -75,10 +76,13 @@ export class SimulatedBitcoin implements BitcoinAdapter {
   /**
    * Three outputs splitting the address's balance 50/30/20, each in its own funding transaction.
    * The balance is the configured one plus up to as much again, from a hash of the address, so
-   * that addresses differ while every address can fund what the configured balance funds.
+   * that addresses differ while every address can fund what the configured balance funds. The hash
+   * is of the address's normal form: a bech32 address written in upper case has the same outputs,
+   * as on a real chain, where they belong to its script.
    */
-  async utxos(address: string): Promise<Utxo[]> {
-    const script = bitcoinLib.address.toOutputScript(address, this.network);
+  async utxos(written: string): Promise<Utxo[]> {
+    const script = bitcoinLib.address.toOutputScript(written, this.network);
+    const address = normalizeAddress('bitcoin', written);
     const configured = BigInt(this.config.simulatedBalanceSats);
     const balance = configured + (configured * BigInt(sha256(`balance:${address}`).readUInt16BE(0))) / 65_536n;
     const utxos = [50n, 30n, 20n].map((share, index) => {
