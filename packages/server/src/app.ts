@@ -60,6 +60,11 @@ export async function buildApp(services: Services, options: AppOptions): Promise
     logger: options.logger ?? false,
     logController: new AccessLog(),
     bodyLimit: config.server.bodyLimitBytes,
+    // A `__proto__` or `constructor.prototype` key is valid JSON that Fastify's parser refuses as
+    // invalid JSON (its default): dropped instead, so that the body is read, kept from the
+    // prototypes, and held to its schema like one with any other key the schema does not know.
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
     ...connectionOptions(config.server),
     // Longer than any URL Node reads (the request line counts against its 16 KiB header limit), so
     // a long path parameter reaches the document's validation like any other value.

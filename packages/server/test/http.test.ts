@@ -79,6 +79,18 @@ describe('structured errors', () => {
     });
     expect(broken.status).toBe(400);
     expect(await broken.json()).toMatchObject({ code: 'INVALID_REQUEST', error: 'the request is malformed' });
+    // Valid JSON with the keys that reach a prototype: read, the keys dropped, the rest held to the schema.
+    for (const body of ['{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}']) {
+      const answer = await fetch(`${server.url}/v4/create-order`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      expect(answer.status, body).toBe(400);
+      const refusal = await answer.json();
+      expect(refusal, body).toMatchObject({ code: 'INVALID_REQUEST', error: expect.stringContaining('does not match the document') });
+      expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+    }
     const large = await api.post('/v4/create-order', { onramp: { padding: 'x'.repeat(5000) } });
     expect(large).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST', details: { max: '4096' } } });
     // A JSON quote sent as text/plain too: refused for its media type, not read as a string.
