@@ -6,11 +6,13 @@ import { join } from 'node:path';
 import { BIP32Factory } from 'bip32';
 import * as bitcoin from 'bitcoinjs-lib';
 import * as ecc from 'tiny-secp256k1';
+import { documentedErrorBodies, type ErrorBody } from '@swap-gateway/openapi';
 import { startPostgres, type PostgresBinaries } from '@swap-gateway/test-support/postgres';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { startServer, type RunningServer, type StartServerOptions } from '../src/index.js';
 import type { Database } from '../src/store/database.js';
 import { openStore, type Store } from '../src/store/open-store.js';
+import { bundledDocument } from '../src/http/document.js';
 
 export const btc = '0x0000000000000000000000000000000000000000';
 export const wbtcBob = '0x03C7054BCB39f7b2e5B2c7AcB37583e32D70Cfa3';
@@ -26,6 +28,14 @@ export const tronUser = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
 export const solanaUser = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
 export const affiliate = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 export const deniedAddress = 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh';
+
+/** The document's example of `code` under an operation's `status`: an answer the server is held to word for word. */
+export function documentedExample(operationId: string, status: string, code: string): ErrorBody {
+  const operation = bundledDocument().operations.find((candidate) => candidate.operationId === operationId);
+  const example = operation && documentedErrorBodies(operation, status).find((body) => body.code === code);
+  if (!example) throw new Error(`${operationId} documents no ${status} example of ${code}`);
+  return example;
+}
 
 /** A Bitcoin wallet the tests hold the key of: it signs the PSBTs the server builds for it. */
 export const senderKey = BIP32Factory(ecc).fromSeed(createHash('sha256').update('server tests sender').digest());

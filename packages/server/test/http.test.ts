@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundle, readOperations } from '@swap-gateway/openapi';
 import { fastifyUrl } from '../src/http/document.js';
 import type { RunningServer } from '../src/index.js';
-import { client, onrampParams, testServer, tronOfframpParams } from './helpers.js';
+import { client, documentedExample, onrampParams, testServer, tronOfframpParams } from './helpers.js';
 
 let server: RunningServer;
 let api: ReturnType<typeof client>;
@@ -64,14 +64,19 @@ describe('structured errors', () => {
     expect(repeated.body.error).toBe('query parameter amount is given more than once');
   });
 
-  it('reports a limit below its minimum with the minimum/actual details', async () => {
+  it("reports a limit below its minimum with the minimum/actual details, the document's example word for word", async () => {
     const answer = await api.get('/v4/get-orders/0x71C7656EC7ab88b098defB751B7401B5f6d8976F?limit=0');
-    expect(answer).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST', details: { minimum: '1', actual: '0' } } });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual(documentedExample('getOrdersV4', '400', 'INVALID_REQUEST'));
   });
 
   it('refuses a body that is not a quote, not JSON, too large or not JSON-typed', async () => {
-    const notQuote = await api.post('/v4/create-order', { swap: {} });
-    expect(notQuote).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST' } });
+    // Each of the oneOf's members named, as the document's example is.
+    for (const body of [{ swap: {} }, {}]) {
+      const notQuote = await api.post('/v4/create-order', body);
+      expect(notQuote.status).toBe(400);
+      expect(notQuote.body).toEqual(documentedExample('createOrderV4', '400', 'INVALID_REQUEST'));
+    }
     const broken = await fetch(`${server.url}/v4/create-order`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -9,7 +9,16 @@ import { loadBundle } from '@swap-gateway/openapi';
 import { QuoteSeal, type QuoteSealPayload } from '../src/quote/seal.js';
 import { sealedFields } from '../src/quote/sealed-fields.js';
 import { loadConfig } from '../src/index.js';
-import { affiliate, offrampParams, onrampParams, testServerPerSuite, tokenSwapParams, tronOfframpParams, usdtTron } from './helpers.js';
+import {
+  affiliate,
+  documentedExample,
+  offrampParams,
+  onrampParams,
+  testServerPerSuite,
+  tokenSwapParams,
+  tronOfframpParams,
+  usdtTron,
+} from './helpers.js';
 import { signedPayment, wallet } from './wallets.js';
 
 const sandbox = loadConfig({ env: {} });
@@ -110,15 +119,14 @@ describe('create-order verifies quotes without a stored copy', () => {
     expect((await api.post('/v4/create-order', { tokenSwap: quote })).status).toBe(201);
   });
 
-  it('refuses a forged onramp quote: its seal is the only proof', async () => {
+  it("refuses a forged onramp quote, its seal the only proof, with the document's example word for word", async () => {
     const quote = (await api.quote(onrampParams())).body.onramp;
     const { signedQuoteData, ...rest } = quote;
     const payload = JSON.parse(Buffer.from(signedQuoteData.split('.')[1], 'base64url').toString('utf8'));
     const forged = sealed(new QuoteSeal('a-secret-the-forger-guessed', quoteFields), payload, rest);
-    expect(await api.post('/v4/create-order', { onramp: forged })).toMatchObject({
-      status: 400,
-      body: { code: 'INVALID_ORDER_ARGS', details: { message: 'signedQuoteData does not match the quote' } },
-    });
+    const answer = await api.post('/v4/create-order', { onramp: forged });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual(documentedExample('createOrderV4', '400', 'INVALID_ORDER_ARGS'));
   });
 
   it('seals with a secret generated at the first start and kept in the store when none is configured', async () => {

@@ -13,6 +13,7 @@ import {
   btcUser,
   client,
   deniedAddress,
+  documentedExample,
   evmUser,
   offrampParams,
   onrampParams,
@@ -339,7 +340,8 @@ describe('register-tx', () => {
         { address: deniedAddress, value: 5000n },
       ]),
     );
-    expect(screened).toMatchObject({ status: 400, body: { code: 'NON_COMPLIANT_ADDRESSES', details: { addresses: [deniedAddress] } } });
+    expect(screened.status).toBe(400);
+    expect(screened.body).toEqual(documentedExample('registerTxV4', '400', 'NON_COMPLIANT_ADDRESSES'));
     const unknown = await register(rawPayment([{ address, value: 1000000n }]), '00000000-0000-4000-8000-000000000000');
     expect(unknown).toMatchObject({ status: 400, body: { code: 'ORDER_NOT_FOUND' } });
     expect((await api.patch('/v4/register-tx', { onramp: { order_id, bitcoin_txid: 'ab'.repeat(32) } })).body.code).toBe('INVALID_REQUEST');

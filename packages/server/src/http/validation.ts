@@ -134,13 +134,22 @@ function parameterError(spec: Parameter, value: unknown, errors: ErrorObject[]):
   return invalid(`${spec.in} parameter ${spec.name} ${error?.message ?? 'is invalid'}`);
 }
 
-/** The most specific of Ajv's errors (deepest in the body) says best what is wrong. */
+/**
+ * The most specific of Ajv's errors (deepest in the body) says best what is wrong. Where a oneOf's
+ * branches each miss their own member (create-order's onramp, offramp, tokenSwap), it names them all.
+ */
 function bodyError(errors: ErrorObject[]): DomainError {
   const deepest = [...errors].sort((a, b) => b.instancePath.split('/').length - a.instancePath.split('/').length)[0];
   const where = deepest?.instancePath ? `body${deepest.instancePath.replace(/\//g, '.')}` : 'body';
+  const here = errors.filter((error) => error.instancePath === deepest?.instancePath);
+  const alternatives = here.some((error) => error.keyword === 'oneOf' || error.keyword === 'anyOf')
+    ? [...new Set(here.filter((error) => error.keyword === 'required').map((error) => String(error.params.missingProperty)))]
+    : [];
   const detail =
-    deepest?.keyword === 'required'
-      ? `${where} must have ${String(deepest.params.missingProperty)}`
-      : `${where} ${deepest?.message ?? 'is invalid'}`;
+    alternatives.length > 1
+      ? `${where} must have one of ${alternatives.join(', ')}`
+      : deepest?.keyword === 'required'
+        ? `${where} must have ${String(deepest.params.missingProperty)}`
+        : `${where} ${deepest?.message ?? 'is invalid'}`;
   return invalid(`the request body does not match the document: ${detail}`, { message: detail });
 }
