@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { BIP32Factory } from 'bip32';
 import * as bitcoin from 'bitcoinjs-lib';
 import * as ecc from 'tiny-secp256k1';
-import { documentedErrorBodies, type ErrorBody } from '@swap-gateway/openapi';
+import type { ErrorBody } from '@swap-gateway/openapi';
 import { startPostgres, type PostgresBinaries } from '@swap-gateway/test-support/postgres';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { startServer, type RunningServer, type StartServerOptions } from '../src/index.js';
@@ -29,11 +29,12 @@ export const solanaUser = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
 export const affiliate = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 export const deniedAddress = 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh';
 
-/** The document's example of `code` under an operation's `status`: an answer the server is held to word for word. */
-export function documentedExample(operationId: string, status: string, code: string): ErrorBody {
+/** The example `name` (most are named by their code) of an operation's `status`: an answer the server is held to word for word. */
+export function documentedExample(operationId: string, status: string, name: string): ErrorBody {
   const operation = bundledDocument().operations.find((candidate) => candidate.operationId === operationId);
-  const example = operation && documentedErrorBodies(operation, status).find((body) => body.code === code);
-  if (!example) throw new Error(`${operationId} documents no ${status} example of ${code}`);
+  const response = operation?.responses[status] as { content?: Record<string, { examples?: Record<string, { value?: ErrorBody }> }> };
+  const example = response?.content?.['application/json']?.examples?.[name]?.value;
+  if (!example) throw new Error(`${operationId} documents no ${status} example ${name}`);
   return example;
 }
 

@@ -476,10 +476,9 @@ describe('get-orders', () => {
     expect((await api.get(`/v4/get-orders/${user}?cursor=${forged}`)).body).toMatchObject({ code: 'INVALID_CURSOR' });
     expect((await api.get(`/v4/get-orders/${user}?cursor=${payload}.${mac}x`)).body.code).toBe('INVALID_CURSOR');
     expect((await api.get(`/v4/get-orders/${evmUser}?cursor=${nextCursor}`)).body.code).toBe('INVALID_CURSOR');
-    expect((await api.get(`/v4/get-orders/${user}?limit=101`)).body).toMatchObject({
-      code: 'INVALID_REQUEST',
-      details: { max: '100', actual: '101' },
-    });
+    expect((await api.get(`/v4/get-orders/${user}?limit=101`)).body).toEqual(
+      documentedExample('getOrdersV4', '400', 'INVALID_REQUEST_ABOVE_MAX'),
+    );
   });
 
   it('answers what a Bitcoin address can spend in the public GatewayMaxSpendable shape, and refuses anything else', async () => {
