@@ -29,10 +29,10 @@ export const solanaUser = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
 export const affiliate = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
 export const deniedAddress = 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh';
 
-/** The example `name` (most are named by their code) of an operation's `status`: an answer the server is held to word for word. */
-export function documentedExample(operationId: string, status: string, name: string): ErrorBody {
+/** The example `name` (an error's is named by its code) of an operation's `status`: an answer the server is held to word for word. */
+export function documentedExample<Body = ErrorBody>(operationId: string, status: string, name: string): Body {
   const operation = bundledDocument().operations.find((candidate) => candidate.operationId === operationId);
-  const response = operation?.responses[status] as { content?: Record<string, { examples?: Record<string, { value?: ErrorBody }> }> };
+  const response = operation?.responses[status] as { content?: Record<string, { examples?: Record<string, { value?: Body }> }> };
   const example = response?.content?.['application/json']?.examples?.[name]?.value;
   if (!example) throw new Error(`${operationId} documents no ${status} example ${name}`);
   return example;

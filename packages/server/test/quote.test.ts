@@ -310,3 +310,48 @@ describe('every parameter is checked for its chain', () => {
     expect(body.some((route: { dstChain: string }) => route.dstChain === 'arbitrum')).toBe(false);
   });
 });
+
+describe("get-quote's examples, which the document calls the sandbox server's answers", () => {
+  type Quote = Record<string, unknown> & { inputAmount: { chain: string; address: string; amount: string } };
+  type Example = Record<string, Quote & { outputAmount: Quote['inputAmount']; recipient: string; affiliates?: Array<{ address: string }> }>;
+  /** What each example's text says was asked beyond its own fields. */
+  const asked: Record<string, { affiliateBps?: number; slippage?: string }> = {
+    onramp: { affiliateBps: 25 },
+    onrampWithoutRefundAddress: { affiliateBps: 25 },
+    offramp: { affiliateBps: 35, slippage: '100' },
+    offrampTron: {},
+    tokenSwap: {},
+    tokenSwapSolana: {},
+  };
+  // Null and absent are one value (generated clients drop null fields); the seal is new each time.
+  const comparable = (quote: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(quote).filter(([key, value]) => value !== null && key !== 'signedQuoteData'));
+
+  for (const [name, { affiliateBps, slippage }] of Object.entries(asked)) {
+    it(`${name}: asked again, the server answers it but for the seal`, async () => {
+      const [route, quote] = Object.entries(documentedExample<Example>('getQuoteV4', '200', name))[0]!;
+      const { affiliate: single } = quote as { affiliate?: { address: string; bps: number } };
+      const params: Record<string, string> = {
+        srcChain: quote.inputAmount.chain,
+        dstChain: quote.outputAmount.chain,
+        srcToken: quote.inputAmount.address,
+        dstToken: quote.outputAmount.address,
+        amount: quote.inputAmount.amount,
+        recipient: quote.recipient,
+        ...(typeof quote.sender === 'string' ? { sender: quote.sender } : {}),
+        ...(typeof quote.refundAddress === 'string' ? { refundAddress: quote.refundAddress } : {}),
+        ...(slippage ? { slippage } : {}),
+        ...(quote.affiliates?.length ? { affiliates: quote.affiliates.map(({ address }) => `${address}:${affiliateBps}`).join(',') } : {}),
+        ...(single ? { affiliates: `${single.address}:${single.bps}` } : {}),
+      };
+      const answer = await api.quote(params);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      expect(comparable(answer.body[route])).toEqual(comparable(quote));
+    });
+  }
+
+  it("get-max-spendable's example: the server answers it for the example's address", async () => {
+    const example = documentedExample<{ userAddress: string }>('getMaxSpendableV4', '200', 'maxSpendable');
+    expect((await api.get(`/v4/get-max-spendable/${example.userAddress}`)).body).toEqual(example);
+  });
+});
