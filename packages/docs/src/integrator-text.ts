@@ -29,9 +29,6 @@ export const integratorRewrites: Record<string, string> = {
     "The sandbox server's largest affiliate fee (1000 bps); it differs by deployment.",
   "The sandbox server's slippage range (10 to 1000 bps); the description does not show the allowed range.":
     "The sandbox server's slippage range (10 to 1000 bps); the range differs by deployment.",
-  'Illustrative values; the description does not show the per-account limits.':
-    'Illustrative values; per-account limits differ by deployment.',
-  'Illustrative values; the description does not show the global limits.': 'Illustrative values; global limits differ by deployment.',
   "The sandbox server's check of the order's OP_RETURN data; the description says only that the transaction is validated against the order.":
     "The sandbox server's check of the order's OP_RETURN data: the transaction is validated against the order.",
   "The description says a PSBT is not accepted; the code and the details are the sandbox server's.":
@@ -91,8 +88,8 @@ export const integratorRewrites: Record<string, string> = {
   'What follows is inferred from the public gateway the description documents: its OpenAPI document (`gateway-docs/openapi.json` in bob-collective/bob) answers this call with the maximum Bitcoin amount the given Bitcoin address can spend after estimated transaction fees, as `GatewayMaxSpendable { userAddress, amount }`, which is the answer documented here.':
     'It answers the maximum Bitcoin amount the given Bitcoin address can spend after estimated transaction fees, as `{ userAddress, amount }`.',
   'The address and the most it can spend (inferred shape, see the schema).': 'The address and the most it can spend.',
-  'Illustrative, in the inferred shape (the description shows no body): the sandbox server answers the address and the most it can pay after the network fee, in sats, as an amount of native BTC.':
-    'Illustrative: the sandbox server answers the address and the most it can pay after the network fee, in sats, as an amount of native BTC.',
+  "The sandbox server's answer for this address, in the inferred shape (the description shows no body): the address and the most it can pay after the network fee, in sats, as an amount of native BTC.":
+    "The sandbox server's answer for this address: the address and the most it can pay after the network fee, in sats, as an amount of native BTC.",
   'The description shows no response body; this shape is inferred from the public gateway the description documents, whose OpenAPI document (`gateway-docs/openapi.json` in bob-collective/bob) answers get-max-spendable with `GatewayMaxSpendable { userAddress, amount }`: the maximum Bitcoin amount the address can spend after estimated transaction fees, in sats, as an amount of native BTC on `bitcoin`.':
     'The maximum Bitcoin amount the address can spend after estimated transaction fees, in sats, as an amount of native BTC on `bitcoin`.',
   'The most the address can spend, in the smallest unit of the token (inferred: the public gateway gives the Bitcoin amount after estimated transaction fees, in sats).':
