@@ -143,8 +143,16 @@ describe('requests the HTTP parser refuses, and NUL characters, get the document
     const onOperation = await gateway.sendRaw<{ code?: string }>(`CONNECT ${requestTarget(operation('getRoutesV4'))} HTTP/1.1\r\n${host}`);
     expect([onOperation.status, onOperation.body.code]).toEqual([405, 'INVALID_REQUEST']);
     expect(onOperation.headers.get('allow')).toMatch(/\bGET\b/);
-    const onAuthority = await gateway.sendRaw<{ code?: string }>('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443');
+    const onAuthority = await gateway.sendRaw<{ code?: string }>(`CONNECT example.com:443 HTTP/1.1\r\n${host}`);
     expect([onAuthority.status, onAuthority.body.code]).toEqual([404, 'INVALID_REQUEST']);
+  });
+
+  contractTest('a CONNECT pipelined behind another request closes the connection, not the target', [], async () => {
+    const host = `Host: ${new URL(gateway.url).host}`;
+    const first = `GET ${requestTarget(operation('getRoutesV4'))} HTTP/1.1\r\n${host}\r\n\r\n`;
+    // What comes back on that connection is not the point (Node may cut it): that the target lives is.
+    await gateway.sendRaw(`${first}CONNECT example.com:443 HTTP/1.1\r\n${host}`).catch(() => undefined);
+    expect((await gateway.send(exampleRequest(operation('getRoutesV4')))).status).toBe(200);
   });
 
   contractTest('the target still answers after refusing them', [], async () => {

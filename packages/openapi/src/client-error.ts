@@ -72,16 +72,26 @@ export function ignoreUnknownExpectations(server: Server): void {
  * Node hands a CONNECT request to 'connect' listeners and, without one, closes the connection with
  * no answer at all. The server and the mock open no tunnel: a CONNECT goes to their handlers like
  * any other request, which answer it as a method the path does not have (405 with Allow on an
- * operation's path, 404 elsewhere, with the error body). Node has taken its parser off the
- * connection by then, so the answer closes it.
+ * operation's path, 404 elsewhere, with the error body). Node has taken its parser, its timeouts
+ * and its error listener off the connection by then, so the answer closes it, and a socket error
+ * or a CONNECT pipelined behind an answer still being written (Node emits it while it parses)
+ * destroys the connection rather than the process.
  */
 export function answerConnectAsRequest(server: Server): void {
   server.on('connect', (request: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
     const response = new ServerResponse(request);
     response.shouldKeepAlive = false;
-    response.assignSocket(socket as Parameters<ServerResponse['assignSocket']>[0]);
+    try {
+      response.assignSocket(socket as Parameters<ServerResponse['assignSocket']>[0]);
+    } catch {
+      socket.destroy();
+      return;
+    }
     response.on('finish', () => {
       response.detachSocket(socket as Parameters<ServerResponse['detachSocket']>[0]);
+      // Closed once the answer is flushed, whether or not the client closes its side.
+      socket.once('finish', () => socket.destroy());
       socket.end();
     });
     server.emit('request', request, response);
