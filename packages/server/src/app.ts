@@ -60,11 +60,6 @@ export async function buildApp(services: Services, options: AppOptions): Promise
     logger: options.logger ?? false,
     logController: new AccessLog(),
     bodyLimit: config.server.bodyLimitBytes,
-    // A `__proto__` or `constructor.prototype` key is valid JSON that Fastify's parser refuses as
-    // invalid JSON (its default): dropped instead, so that the body is read, kept from the
-    // prototypes, and held to its schema like one with any other key the schema does not know.
-    onProtoPoisoning: 'remove',
-    onConstructorPoisoning: 'remove',
     ...connectionOptions(config.server),
     // Longer than any URL Node reads (the request line counts against its 16 KiB header limit), so
     // a long path parameter reaches the document's validation like any other value.
@@ -175,6 +170,10 @@ function requestError(error: FastifyError, bodyLimit: number, headers: Record<st
         max: String(bodyLimit),
         actual: String(headers['content-length'] ?? 'unknown'),
       });
+    // Fastify's parser refuses a `__proto__` or `constructor.prototype` key with the error of
+    // broken JSON: the message names both, as the body is refused either way.
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return invalidRequest('the request body is not valid JSON, or has a __proto__ or constructor.prototype key');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return invalidRequest('the request body must be application/json', {
         expected: 'application/json',

@@ -71,20 +71,22 @@ describe('structured errors', () => {
   });
 
   it('refuses a body that is not a quote, not JSON, too large or not JSON-typed', async () => {
-    // Each of the oneOf's members named, as the document's example is.
-    for (const body of [{ swap: {} }, {}]) {
-      const notQuote = await api.post('/v4/create-order', body);
-      expect(notQuote.status).toBe(400);
-      expect(notQuote.body).toEqual(documentedExample('createOrderV4', '400', 'INVALID_REQUEST'));
-    }
+    // An empty body: each of the oneOf's members named, as the document's example is.
+    const empty = await api.post('/v4/create-order', {});
+    expect(empty.status).toBe(400);
+    expect(empty.body).toEqual(documentedExample('createOrderV4', '400', 'INVALID_REQUEST'));
+    // A body with another key as well: no list of alternatives, which would hide the unknown key.
+    expect(await api.post('/v4/create-order', { swap: {} })).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST' } });
+    const withExtra = await api.post('/v4/create-order', { ...(await api.quote(onrampParams())).body, extra: 1 });
+    expect(withExtra.body.error).toBe('the request body does not match the document: body must NOT have additional properties');
     const broken = await fetch(`${server.url}/v4/create-order`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"onramp":',
     });
     expect(broken.status).toBe(400);
-    expect(await broken.json()).toMatchObject({ code: 'INVALID_REQUEST', error: 'the request is malformed' });
-    // Valid JSON with the keys that reach a prototype: read, the keys dropped, the rest held to the schema.
+    expect(await broken.json()).toMatchObject({ code: 'INVALID_REQUEST', error: expect.stringContaining('not valid JSON') });
+    // Valid JSON with a key that reaches a prototype: refused, as a key no schema has, saying so.
     for (const body of ['{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}']) {
       const answer = await fetch(`${server.url}/v4/create-order`, {
         method: 'POST',
@@ -92,9 +94,7 @@ describe('structured errors', () => {
         body,
       });
       expect(answer.status, body).toBe(400);
-      const refusal = await answer.json();
-      expect(refusal, body).toMatchObject({ code: 'INVALID_REQUEST', error: expect.stringContaining('does not match the document') });
-      expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+      expect(await answer.json(), body).toMatchObject({ code: 'INVALID_REQUEST', error: expect.stringContaining('__proto__') });
     }
     const large = await api.post('/v4/create-order', { onramp: { padding: 'x'.repeat(5000) } });
     expect(large).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST', details: { max: '4096' } } });
