@@ -135,14 +135,19 @@ function parameterError(spec: Parameter, value: unknown, errors: ErrorObject[]):
 }
 
 /**
- * The most specific of Ajv's errors (deepest in the body) says best what is wrong. Where a oneOf's
- * branches each miss their own member (create-order's onramp, offramp, tokenSwap), it names them all.
+ * The most specific of Ajv's errors (deepest in the body) says best what is wrong. Where the only
+ * errors there are a oneOf's and its branches' missing members (create-order's body without
+ * onramp, offramp or tokenSwap: each branch of the document's oneOfs requires one member of its
+ * own), it names them all.
  */
 function bodyError(errors: ErrorObject[]): DomainError {
   const deepest = [...errors].sort((a, b) => b.instancePath.split('/').length - a.instancePath.split('/').length)[0];
   const where = deepest?.instancePath ? `body${deepest.instancePath.replace(/\//g, '.')}` : 'body';
   const here = errors.filter((error) => error.instancePath === deepest?.instancePath);
-  const alternatives = here.some((error) => error.keyword === 'oneOf' || error.keyword === 'anyOf')
+  const onlyMissingBranches =
+    here.some((error) => error.keyword === 'oneOf' || error.keyword === 'anyOf') &&
+    here.every((error) => ['oneOf', 'anyOf', 'required'].includes(error.keyword));
+  const alternatives = onlyMissingBranches
     ? [...new Set(here.filter((error) => error.keyword === 'required').map((error) => String(error.params.missingProperty)))]
     : [];
   const detail =
