@@ -93,8 +93,9 @@ describe.skipIf('missing' in binaries)('--workers 2 on PostgreSQL, through fault
     cluster = await startTestPostgres(binaries);
     // The load comes from one address, its orders left unpaid: the anonymous rate limit and unpaid-order
     // cap would refuse it long before the faults.
+    const rateLimits = { windowSeconds: 60, anonymous: 1_000_000, apiKey: 2_000_000, keyLookups: 1_000_000 };
     const config = configFile({
-      rateLimits: { windowSeconds: 60, anonymous: 1_000_000, apiKey: 2_000_000, keyLookups: 1_000_000 },
+      rateLimits,
       orders: { defaultPageSize: 20, maxPageSize: 100, maxUnpaidPerClient: { anonymous: 1_000_000, apiKey: 1_000_000 } },
     });
     // Over the socket: a stopped PostgreSQL removes its file, so connecting fails with ENOENT, which
@@ -104,7 +105,7 @@ describe.skipIf('missing' in binaries)('--workers 2 on PostgreSQL, through fault
     standalone = await testServer({
       databaseUrl: cluster.url,
       dataDir: undefined,
-      config: { lifecycle: { tickMs: 100 }, orders: { maxUnpaidPerClient: { anonymous: 1_000_000, apiKey: 1_000_000 } } },
+      config: { rateLimits, lifecycle: { tickMs: 100 }, orders: { maxUnpaidPerClient: { anonymous: 1_000_000, apiKey: 1_000_000 } } },
     });
     load = new OrderLoad(group.listening[0]!.url, 6);
     standaloneLoad = new OrderLoad(standalone.url, 2);
@@ -147,7 +148,8 @@ describe.skipIf('missing' in binaries)('--workers 2 on PostgreSQL, through fault
   it('waits out PostgreSQL down for seconds, a worker started meanwhile included, and serves again within seconds', async () => {
     await cluster.pause();
     const downSince = Date.now();
-    while (!load.refused.some((answer) => answer.atMs > downSince)) await new Promise((resolve) => setTimeout(resolve, 20));
+    const refusedSinceDown = () => [load, standaloneLoad].every(({ refused }) => refused.some((answer) => answer.atMs > downSince));
+    while (!refusedSinceDown()) await new Promise((resolve) => setTimeout(resolve, 20));
     // A worker started while the database is down waits for it: the group is not stopped.
     const replaced = group.listening.length;
     kill(group.listening.at(-1)!.pid);

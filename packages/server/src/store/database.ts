@@ -56,15 +56,17 @@ export interface ListeningConnection extends Queryable {
  * Errors that say the database cannot be reached or is not serving now (it restarts, fails over, is
  * down), rather than that the request was wrong: SQLSTATE classes 08 (connection exception) and 57P
  * (operator intervention: shutdown, cannot connect now), the socket's own errors (over a Unix
- * socket, ENOENT: a stopped PostgreSQL removes its socket file), and the driver's words for a
+ * socket, a connect's ENOENT: a stopped PostgreSQL removes its socket file, so a socket path
+ * that is wrong is waited for too, as a host not found is), and the driver's words for a
  * connection cut or a connection not made in time.
  */
 function isUnavailable(error: unknown): boolean {
-  const { code, message } = error as { code?: string; message?: string };
+  const { code, message, syscall } = error as { code?: string; message?: string; syscall?: string };
   if (typeof code === 'string' && (/^08/.test(code) || /^57P0[1-3]$/.test(code))) return true;
   if (
     typeof code === 'string' &&
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ENOENT'].includes(code)
+    (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN'].includes(code) ||
+      (code === 'ENOENT' && syscall === 'connect'))
   )
     return true;
   return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
