@@ -24,7 +24,6 @@ export const integratorRewrites: Record<string, string> = {
   "The description does not show the V4 body; this is the earlier V2 form, an array of route entries, as the public gateway's V4 client reads it.":
     'An array of route entries.',
   // The failures of the operations and their examples.
-  'Illustrative values; the description does not show amount limits.': 'Illustrative values; limits differ by deployment.',
   "The sandbox server's largest affiliate fee (1000 bps); the description does not show it.":
     "The sandbox server's largest affiliate fee (1000 bps); it differs by deployment.",
   "The sandbox server's slippage range (10 to 1000 bps); the description does not show the allowed range.":
@@ -35,6 +34,8 @@ export const integratorRewrites: Record<string, string> = {
     "A PSBT is not accepted: register the finalized, signed transaction. The code and the details are the sandbox server's.",
   "The examples are the sandbox server's answers; which condition gives which code is not shown, and a code's detail shape is known only where GatewayErrorDetails infers it.":
     "The examples are the sandbox server's answers; a deployment may answer a condition with another code. The details of a code follow the table of the errors guide.",
+  "The examples are the sandbox server's answers, but for the failures of a chain or an aggregator the sandbox does not simulate, whose examples say so; which condition gives which code is not shown, and a code's detail shape is known only where GatewayErrorDetails infers it.":
+    "The examples are the sandbox server's answers, but for the failures of a chain or an aggregator the sandbox does not simulate, whose examples say so; a deployment may answer a condition with another code. The details of a code follow the table of the errors guide.",
   "The conditions of the other codes, their HTTP statuses and their detail shapes are not shown; GatewayErrorDetails gives the detail shapes of some codes as inferred from the public gateway's TypeScript SDK.":
     'Handle a code you do not expect as a failure of its request; the errors guide gives the details each code carries.',
   // Sentences of the document's third review (issue 28) and of the error details per code.

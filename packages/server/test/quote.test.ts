@@ -78,6 +78,8 @@ describe('onramp fees', () => {
     await expectDocumented(onrampParams({ amount: '5000' }), 'INSUFFICIENT_AMOUNT');
     // EXCEEDED_LIMIT { limit }: the route's largest amount.
     await expectDocumented(onrampParams({ amount: '1000000001' }), 'EXCEEDED_LIMIT');
+    // QUOTE_AMOUNT_TOO_LOW { minimum, actual }: an amount the route takes whose output after fees is below its smallest.
+    await expectDocumented(tronOfframpParams({ amount: '10000000' }), 'QUOTE_AMOUNT_TOO_LOW');
   });
 
   it('refuses an amount or an output beyond what the chains can move, on a route without a largest amount', async () => {
