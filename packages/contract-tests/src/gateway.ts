@@ -7,7 +7,7 @@ import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { connect as connectTcp } from 'node:net';
 import { connect as connectTls } from 'node:tls';
-import { documentedResponse, matchOperation, type Operation } from '@swap-gateway/openapi';
+import { documentedResponse, matchOperation, targetAsPath, type Operation } from '@swap-gateway/openapi';
 import { contractProblems } from './checker.js';
 import { recordExercised } from './coverage.js';
 import { operations } from './document.js';
@@ -89,8 +89,7 @@ export function connectTarget(url: string, { apiKey, fullErrorBodies = false }: 
     },
     async sendRaw<Body>(head: string): Promise<GatewayResponse<Body>> {
       const [, method = '', path = '/'] = /^(\S+) (\S+)/.exec(head) ?? [];
-      // A CONNECT's authority (`example.com:443`) is held to the answer of a path that names no operation.
-      const target = new URL(`${url}${path.startsWith('/') ? '' : '/'}${path}`);
+      const target = new URL(`${url}${targetAsPath(method, path)}`);
       return checked<Body>(method, target, await exchangeRaw(target, `${head}\r\n\r\n`), { fullErrorBodies });
     },
   };

@@ -41,6 +41,7 @@ import {
   answerClientError,
   ignoreUnknownExpectations,
   lacksHost,
+  targetAsPath,
   coerceParameter,
   containsNul,
   createSchemaValidator,
@@ -111,9 +112,7 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (await applyCors(req, res)) return;
-    const target = req.url ?? '/';
-    // A CONNECT's target is an authority (`example.com:443`), which URL would read as a scheme.
-    const url = new URL(req.method === 'CONNECT' && !target.startsWith('/') ? `/${target}` : target, 'http://mock.invalid');
+    const url = new URL(targetAsPath(req.method ?? 'GET', req.url ?? '/'), 'http://mock.invalid');
     const method = req.method ?? 'GET';
     const body = await readBody(req);
     const match = matchOperation(operations, method, url.pathname);

@@ -98,5 +98,12 @@ export function answerConnectAsRequest(server: Server): void {
   });
 }
 
+/**
+ * A request target as the path it names: a CONNECT's authority (`example.com:443`), which URL would
+ * read as a scheme, becomes `/example.com:443`, a path no operation has.
+ */
+export const targetAsPath = (method: string, target: string): string =>
+  method === 'CONNECT' && !target.startsWith('/') ? `/${target}` : target;
+
 /** An HTTP/1.1 request without the Host header HTTP/1.1 requires (RFC 9112, section 3.2). */
 export const lacksHost = (request: IncomingMessage): boolean => request.httpVersion === '1.1' && request.headers.host === undefined;

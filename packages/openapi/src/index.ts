@@ -79,5 +79,6 @@ export {
   clientErrorAnswer,
   ignoreUnknownExpectations,
   lacksHost,
+  targetAsPath,
   type ClientError,
 } from './client-error.js';
