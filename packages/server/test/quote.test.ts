@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { sandboxConfigFile, type GatewayConfig } from '../src/index.js';
+import { bundledDocument } from '../src/http/document.js';
 import {
   affiliate,
   btc,
@@ -351,6 +352,17 @@ describe("get-quote's examples, which the document calls the sandbox server's an
       expect(comparable(answer.body[route])).toEqual(comparable(quote));
     });
   }
+
+  it("V3 create-order's unsealed offramp and token-swap examples: quoted again, the server takes them as they are", async () => {
+    const createOrder = bundledDocument().operations.find((operation) => operation.operationId === 'createOrderV3')!;
+    const { examples } = (createOrder.requestBody as { content: Record<string, { examples: Record<string, { value: unknown }> }> }).content[
+      'application/json'
+    ]!;
+    for (const name of ['offramp', 'tokenSwap']) {
+      const answer = await api.post('/v3/create-order', examples[name]!.value);
+      expect(answer.status, `${name}: ${JSON.stringify(answer.body)}`).toBe(201);
+    }
+  });
 
   it("get-max-spendable's example: the server answers it for the example's address", async () => {
     const example = documentedExample<{ userAddress: string }>('getMaxSpendableV4', '200', 'maxSpendable');
