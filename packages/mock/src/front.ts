@@ -112,8 +112,8 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (await applyCors(req, res)) return;
-    const url = new URL(targetAsPath(req.method ?? 'GET', req.url ?? '/'), 'http://mock.invalid');
     const method = req.method ?? 'GET';
+    const url = new URL(targetAsPath(method, req.url ?? '/'), 'http://mock.invalid');
     const body = await readBody(req);
     const match = matchOperation(operations, method, url.pathname);
     const malformed = malformedPart(url);
