@@ -1,8 +1,12 @@
 /** get-quote: parameters checked for their chain, fees, slippage, limits, affiliates, USD values. */
 import { describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { sandboxConfigFile, type GatewayConfig } from '../src/index.js';
+import type { RouteKind } from '../src/config/config.js';
 import { bundledDocument } from '../src/http/document.js';
+import { QuoteSeal } from '../src/quote/seal.js';
+import { sealedFields } from '../src/quote/sealed-fields.js';
 import {
   affiliate,
   btc,
@@ -21,9 +25,15 @@ import {
   documentedExample,
 } from './helpers.js';
 
+/**
+ * The secret the document's sealed quotes were sealed with (the sandbox makes a secret of its own):
+ * this suite's server has it, so that the examples' seals are ones it made.
+ */
+const examplesSigningSecret = 'the API document examples';
+
 // The servers of other configurations in the tests below share this one's store: they only quote,
 // which reads what no test here writes.
-const { api, server } = testServerPerSuite();
+const { api, server } = testServerPerSuite({ config: { signingSecret: examplesSigningSecret } });
 
 const expectError = async (params: Record<string, string>, code: string, details?: unknown) => {
   const answer = await api.quote(params);
@@ -353,14 +363,51 @@ describe("get-quote's examples, which the document calls the sandbox server's an
     });
   }
 
-  it("V3 create-order's unsealed offramp and token-swap examples: quoted again, the server takes them as they are", async () => {
-    const createOrder = bundledDocument().operations.find((operation) => operation.operationId === 'createOrderV3')!;
-    const { examples } = (createOrder.requestBody as { content: Record<string, { examples: Record<string, { value: unknown }> }> }).content[
+  /** The request examples of create-order in `version`, by name. */
+  const createOrderExamples = (version: 'V3' | 'V4') => {
+    const createOrder = bundledDocument().operations.find((operation) => operation.operationId === `createOrder${version}`)!;
+    const { examples } = (createOrder.requestBody as { content: Record<string, { examples: Record<string, { value: Example }> }> }).content[
       'application/json'
     ]!;
+    return Object.fromEntries(Object.entries(examples).map(([name, { value }]) => [name, value]));
+  };
+
+  it("V3 create-order's unsealed offramp and token-swap examples: quoted again, the server takes them as they are", async () => {
+    const examples = createOrderExamples('V3');
     for (const name of ['offramp', 'tokenSwap']) {
-      const answer = await api.post('/v3/create-order', examples[name]!.value);
+      const answer = await api.post('/v3/create-order', examples[name]);
       expect(answer.status, `${name}: ${JSON.stringify(answer.body)}`).toBe(201);
+    }
+  });
+
+  it('each sealed example carries the seal this server gives its values', () => {
+    const seal = new QuoteSeal(examplesSigningSecret, sealedFields(bundledDocument().document));
+    const getQuote = ['onramp', 'onrampWithoutRefundAddress', 'offramp', 'offrampTron', 'tokenSwap', 'tokenSwapSolana'].map(
+      (name) => [`get-quote ${name}`, documentedExample<Example>('getQuoteV4', '200', name)] as const,
+    );
+    for (const [name, example] of [...getQuote, ['V3 create-order onramp', createOrderExamples('V3').onramp!] as const]) {
+      const [route, quote] = Object.entries(example)[0] as [RouteKind, Quote];
+      const opened = seal.open(route, quote);
+      // A changed example needs a new seal: this one is sealed as the server seals it.
+      const resealed = seal.signature({ id: randomUUID(), route, exp: Date.parse('2026-11-22T10:15:00Z') }, seal.form(route, quote));
+      expect(opened, `${name}: its seal does not seal its values; sealed again: ${resealed}`).toEqual({
+        id: expect.stringMatching(/^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/),
+        route,
+        exp: expect.any(Number),
+      });
+    }
+  });
+
+  it("create-order's sealed request examples are refused for their expiry alone, as the ORDER_EXPIRED example says", async () => {
+    const expired = documentedExample('createOrderV4', '400', 'ORDER_EXPIRED');
+    for (const [version, examples] of [
+      ['v4', createOrderExamples('V4')],
+      ['v3', { onramp: createOrderExamples('V3').onramp! }],
+    ] as const) {
+      for (const [name, example] of Object.entries(examples)) {
+        const answer = await api.post(`/${version}/create-order`, example);
+        expect(answer.body, `${version} ${name}`).toEqual(expired);
+      }
     }
   });
 
