@@ -37,6 +37,14 @@ const remoteLogos = {
   'https://cdn.redoc.ly/redoc/logo-mini.svg': 'assets/redoc-badge.svg',
 };
 
+/**
+ * Redoc renders its menu's first items (the overview, the document's title) with links of its own
+ * router (`/`, `/v4`), which it turns into `#/` once its script runs. On this site those paths are
+ * no page, so a reader whose browser has not run the script yet would leave the reference: the
+ * build writes the `#/` the script would.
+ */
+const redocRouterLinks = (version: ApiVersion) => [' href="/" data-discover="true"', ` href="/${version}" data-discover="true"`];
+
 export const referencePages: Record<ApiVersion, { href: string; title: string }> = {
   v4: { href: 'reference/v4.html', title: 'API reference V4' },
   v3: { href: 'reference/v3.html', title: 'API reference V3 (kept for existing integrations)' },
@@ -106,6 +114,10 @@ export async function buildReference(bundle: OpenApiDocument, version: ApiVersio
     for (const [remote, local] of Object.entries(remoteLogos)) {
       if (!html.includes(remote)) throw new Error(`Redoc no longer carries ${remote}; check what its badge loads now`);
       html = html.split(remote).join(`../${local}`);
+    }
+    for (const routerLink of redocRouterLinks(version)) {
+      if (!html.includes(routerLink)) throw new Error(`Redoc's menu no longer carries ${routerLink}; check where its links lead now`);
+      html = html.split(routerLink).join(' href="#/" data-discover="true"');
     }
     writeFileSync(outputFile, html);
   } finally {

@@ -292,6 +292,22 @@ describe('the built folder', () => {
       expect(/<(script|link|img)\b[^>]*\b(src|href)="(https?:)?\/\//.test(html), `${href} has a tag loading from another host`).toBe(false);
     }
   });
+
+  it("links the reference pages' markup only to files of the site, to places on the page, or to Redoc's home", () => {
+    for (const href of ['reference/v4.html', 'reference/v3.html']) {
+      // The markup a reader sees before Redoc's script runs: its scripts set aside.
+      const markup = read(href).replace(/<script\b[\s\S]*?<\/script>/g, '');
+      const links = [...new Set([...markup.matchAll(/\b(?:href|src)="([^"]*)"/g)].map((match) => match[1] ?? ''))];
+      expect(links.length, href).toBeGreaterThan(15);
+      for (const link of links) {
+        if (link.startsWith('#') || link === 'https://redocly.com/redoc/') continue;
+        // Relative, as every link of the site, which may be served under a path of its host.
+        expect(link.startsWith('/'), `${href} links to ${link}, from the root of the host`).toBe(false);
+        const file = new URL(link, `http://site/${href}`).pathname.slice(1);
+        expect(existsSync(join(defaultOutput, file)), `${href} links to ${link}`).toBe(true);
+      }
+    }
+  });
 });
 
 describe('the navigation', () => {
