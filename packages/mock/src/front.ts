@@ -8,7 +8,9 @@
  *
  * - a request Prism finds invalid (its `sl-violations` header lists request errors) gets 400
  *   `{ code: 'INVALID_REQUEST', error, details: { message } }` wherever the operation documents a 400;
- * - a body that is not JSON gets the same 400 before it reaches Prism;
+ * - a body that is not JSON, not of the media type `application/json`, or not what the operation's
+ *   body schema allows gets the same 400 before it reaches Prism, as the server answers it;
+ * - an `Accept` header is not passed on: every answer is JSON, as the server's;
  * - an `Authorization` header that does not present a 32-character key as `Bearer <key>` (the
  *   scheme in any case, `readApiKey`) gets the documented 401;
  * - a parameter or a JSON body holding a NUL character (`containsNul`) is answered with
@@ -156,6 +158,14 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
     const queryError = documentsBadRequest(operation) ? checkQuery(operation, url.searchParams) : undefined;
     if (queryError) return sendError(res, 400, queryError);
 
+    const bodySchema = operation.requestBody?.content['application/json']?.schemaPointer;
+    if (bodySchema && body.length > 0 && !isJson(req.headers['content-type']) && documentsBadRequest(operation)) {
+      return sendError(res, 400, {
+        code: 'INVALID_REQUEST',
+        error: 'the request body must be application/json',
+        details: { expected: 'application/json', actual: req.headers['content-type'] ?? 'none' },
+      });
+    }
     let parsed: unknown;
     if (body.length > 0 && isJson(req.headers['content-type'])) {
       try {
@@ -171,11 +181,26 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
       }
     }
     if (containsNul(parsed)) return sendFailure(res, malformedRequestAnswer(operation), 'the request body contains a NUL character');
+    // Checked here rather than by Prism, whose verdict travels in a header: a member name outside
+    // Latin-1 in it made Node throw inside Prism, which then failed the request and, four times in a
+    // minute, the whole mock.
+    if (parsed !== undefined && bodySchema && documentsBadRequest(operation)) {
+      const { valid, errors } = validator.validate(bodySchema, parsed);
+      if (!valid)
+        return sendError(res, 400, {
+          code: 'INVALID_REQUEST',
+          error: 'the request body does not match the document',
+          details: { message: validator.describe(errors) },
+        });
+    }
 
     // Prism reads only `Bearer <key>`; the key the front has read is passed on in that spelling.
     const headers: IncomingMessage['headers'] = { ...req.headers, ...(presented && { authorization: `Bearer ${presented.key}` }) };
-    // An expectation the front ignored (ignoreUnknownExpectations) is not Prism's to refuse.
+    // An expectation the front ignored (ignoreUnknownExpectations) is not Prism's to refuse, nor an
+    // Accept without JSON, which the server does not read either (every answer is JSON): Prism
+    // would answer it 406, a status the document gives no operation.
     delete headers.expect;
+    delete headers.accept;
     if (!dynamic && !headers.prefer) {
       const example = exampleForRequest(operation, url.searchParams, parsed);
       if (example) headers.prefer = `example=${example}`;
@@ -289,8 +314,9 @@ function malformedPart(url: URL): 'path' | 'query' | undefined {
   return undefined;
 }
 
+/** The one media type of the document's bodies, as the server reads it: `application/json`, parameters aside. */
 function isJson(contentType: string | undefined): boolean {
-  return /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType ?? '');
+  return /^application\/json\s*(?:;|$)/i.test(contentType ?? '');
 }
 
 const documentsBadRequest = (operation: Operation) => '400' in operation.responses;
