@@ -35,9 +35,9 @@ export interface IterateOrdersOptions extends CallOptions {
 export interface WaitForOrderOptions extends CallOptions {
   /** Delay between reads. Default 5000 ms. */
   intervalMs?: number;
-  /** Ceiling of the delay after failed reads, which doubles it each time. Default 60000 ms. */
+  /** Ceiling of the delay after failed reads, which doubles it each time; a longer `Retry-After` is waited for. Default 60000 ms. */
   maxIntervalMs?: number;
-  /** Give up with a `GatewayTimeoutError` after this long. Default: never. */
+  /** Give up with a `GatewayTimeoutError` after this long, a read still waiting for its answer included. Default: never. */
   timeoutMs?: number;
   /** Called with the first order read, then each time it differs from the one read before (settled or not). */
   onUpdate?: (order: GatewayOrderInfoV3) => void;
@@ -108,38 +108,56 @@ export function createGatewayClient(options: GatewayClientOptions = {}): Gateway
     },
 
     async waitForOrder(id, { signal, intervalMs = 5000, maxIntervalMs = 60_000, timeoutMs, onUpdate } = {}) {
-      const deadline = timeoutMs === undefined ? Infinity : Date.now() + timeoutMs;
+      // The deadline stops a read still waiting for its answer (or between its retries) as well as
+      // the wait between reads: one controller for the whole wait, aborted by it or by the caller.
+      const wait = new AbortController();
+      const forwardAbort = () => wait.abort(signal?.reason);
+      signal?.addEventListener('abort', forwardAbort, { once: true });
+      const timer = timeoutMs === undefined ? undefined : setTimeout(() => wait.abort(deadlineReached), timeoutMs);
       let failedReads = 0;
       let lastOrder: GatewayOrderInfoV3 | undefined;
       let lastSeen: string | undefined;
-      for (;;) {
-        try {
-          lastOrder = await getOrder(id, { signal });
-          failedReads = 0;
-          // An answer is a fresh JSON document, so comparing its text tells a change.
-          const seen = JSON.stringify(lastOrder);
-          if (seen !== lastSeen) onUpdate?.(lastOrder);
-          lastSeen = seen;
-          if (isSettled(lastOrder)) return lastOrder;
-        } catch (error) {
-          // A read that failed says nothing about the order: wait longer and read again. Answers
-          // such as 404 or 400 are not outages and end the wait.
-          if (!isRetryable('GET', error)) throw error;
-          failedReads++;
+      const ended = (error: unknown) =>
+        wait.signal.reason === deadlineReached
+          ? new GatewayTimeoutError(
+              `order ${id} was not settled within ${timeoutMs} ms`,
+              { method: 'GET', url: `${baseUrl}/v4/get-order/${encodeURIComponent(id)}` },
+              timeoutMs ?? Infinity,
+              lastOrder,
+            )
+          : error;
+      try {
+        signal?.throwIfAborted();
+        for (;;) {
+          let retryAfterMs: number | undefined;
+          try {
+            lastOrder = await getOrder(id, { signal: wait.signal });
+            failedReads = 0;
+            // An answer is a fresh JSON document, so comparing its text tells a change.
+            const seen = JSON.stringify(lastOrder);
+            if (seen !== lastSeen) onUpdate?.(lastOrder);
+            lastSeen = seen;
+            if (isSettled(lastOrder)) return lastOrder;
+          } catch (error) {
+            // A read that failed says nothing about the order: wait longer (at least what a 429 or
+            // 503 asks for) and read again. Answers such as 404 or 400 are not outages and end the wait.
+            if (wait.signal.aborted || !isRetryable('GET', error)) throw error;
+            failedReads++;
+            retryAfterMs = error.kind === 'http' ? error.retryAfterMs : undefined;
+          }
+          const delay = Math.min(maxIntervalMs, intervalMs * 2 ** failedReads);
+          // Jitter only the backoff after failures, so that many pollers do not come back together.
+          await sleep(Math.max(retryAfterMs ?? 0, failedReads ? delay / 2 + (Math.random() * delay) / 2 : delay), wait.signal);
         }
-        const remaining = deadline - Date.now();
-        if (remaining <= 0) {
-          throw new GatewayTimeoutError(
-            `order ${id} was not settled within ${timeoutMs} ms`,
-            { method: 'GET', url: `${baseUrl}/v4/get-order/${encodeURIComponent(id)}` },
-            timeoutMs ?? Infinity,
-            lastOrder,
-          );
-        }
-        const delay = Math.min(maxIntervalMs, intervalMs * 2 ** failedReads);
-        // Jitter only the backoff after failures, so that many pollers do not come back together.
-        await sleep(Math.min(remaining, failedReads ? delay / 2 + (Math.random() * delay) / 2 : delay), signal);
+      } catch (error) {
+        throw ended(error);
+      } finally {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', forwardAbort);
       }
     },
   };
 }
+
+/** The abort reason of a wait that reached its `timeoutMs`, told apart from the caller's own abort. */
+const deadlineReached = new Error('waitForOrder timeoutMs');

@@ -131,7 +131,42 @@ test('gives up after timeoutMs with the last order read, having read at every in
     const error = await outcome;
     expect(error).toBeInstanceOf(GatewayTimeoutError);
     expect((error as GatewayTimeoutError).lastOrder).toEqual(orders.inProgressPendingBtcPayment);
-    expect(calls).toBe(6); // the read at 100 ms, then the deadline
+    expect(calls).toBe(5); // the deadline came before the read due at 100 ms
+  } finally {
+    vi.useRealTimers();
+  }
+});
+
+test('gives up at timeoutMs while a read is still waiting for its answer', async () => {
+  // A gateway that takes the request and never answers, and a client without a timeout of its own.
+  const client = scripted([() => {}]);
+  const started = Date.now();
+  const error = await client.waitForOrder('id', { intervalMs: 5, timeoutMs: 200 }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(GatewayTimeoutError);
+  expect((error as GatewayTimeoutError).lastOrder).toBeUndefined();
+  expect(Date.now() - started).toBeLessThan(5000);
+  expect(reads()).toBe(1);
+});
+
+test('after a 429 or 503, reads again no sooner than its Retry-After', async () => {
+  vi.useFakeTimers();
+  try {
+    const answers = [
+      () =>
+        Response.json(
+          { code: 'EXCEEDED_LIMIT', error: 'slow down', details: { limit: '600' } },
+          { status: 429, headers: { 'Retry-After': '120' } },
+        ),
+      () => Response.json(orders.success),
+    ];
+    let calls = 0;
+    const client = createGatewayClient({ baseUrl: 'http://gateway.test', retry: false, fetch: async () => answers[calls++]!() });
+    const outcome = client.waitForOrder('id', { intervalMs: 1000 });
+    await vi.advanceTimersByTimeAsync(119_999);
+    expect(calls).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await expect(outcome).resolves.toEqual(orders.success);
+    expect(calls).toBe(2);
   } finally {
     vi.useRealTimers();
   }
