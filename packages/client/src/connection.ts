@@ -17,7 +17,7 @@ export const defaultEnvironments: Readonly<Record<GatewayEnvironment, string>> =
 };
 
 export interface GatewayClientOptions {
-  /** Base address of the API, without the version prefix. Wins over `environment`. */
+  /** Base address of the API (`https://...`, or in a browser a path on the page's origin), without the version prefix. Wins over `environment`. */
   baseUrl?: string;
   /** A deployment, resolved through `environments`. Default `production` when there is no `baseUrl`. */
   environment?: GatewayEnvironment;
@@ -69,8 +69,23 @@ export function connect(options: GatewayClientOptions): Connection {
 }
 
 function resolveBaseUrl({ baseUrl, environment = 'production', environments }: GatewayClientOptions): string {
-  if (baseUrl !== undefined) return baseUrl;
+  if (baseUrl !== undefined) return checkedBaseUrl(baseUrl);
   const address = environments?.[environment] ?? defaultEnvironments[environment];
   if (address === undefined) throw new RangeError(`unknown environment ${String(environment)}`);
   return address;
+}
+
+/**
+ * An http(s) address, or a path on the page's own origin (`/api`, or empty, in a browser). Anything
+ * else (`localhost:8080`, `127.0.0.1:8080`, `ftp://...`) is a mistake that every request would
+ * report as a network failure and retry, and `waitForOrder` would poll for ever: refused here.
+ */
+function checkedBaseUrl(baseUrl: string): string {
+  if (baseUrl === '' || baseUrl.startsWith('/')) return baseUrl;
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(baseUrl).protocol;
+  } catch {}
+  if (protocol === 'http:' || protocol === 'https:') return baseUrl;
+  throw new RangeError(`baseUrl must be an http or https address, or a path on the page's origin, not ${JSON.stringify(baseUrl)}`);
 }

@@ -81,6 +81,15 @@ describe('addresses', () => {
     expect(server.requests.length).toBe(before + 1);
   });
 
+  test('a baseUrl that is no http(s) address or path is refused before any request', () => {
+    for (const baseUrl of ['localhost:8080', '127.0.0.1:8080', 'ftp://gateway.example', 'gateway.example']) {
+      expect(() => createGatewayClient({ baseUrl }), baseUrl).toThrow(RangeError);
+    }
+    for (const baseUrl of ['http://127.0.0.1:8080', 'https://gateway.example/api', '/api', '']) {
+      expect(createGatewayClient({ baseUrl }).baseUrl, baseUrl).toBe(baseUrl);
+    }
+  });
+
   test('a custom baseUrl always wins', () => {
     const client = createGatewayClient({ baseUrl: server.url, environment: 'staging' });
     expect(client.baseUrl).toBe(server.url);
