@@ -258,3 +258,13 @@ describe('what surrounds a body: the Accept header, the media type, the names of
     },
   );
 });
+
+describe('OPTIONS without an Origin is no CORS preflight', () => {
+  contractTest("it is a method no path has: 405 with the path's Allow on an operation, 404 elsewhere", [], async () => {
+    const op = operation('getRoutesV4');
+    const onOperation = await gateway.send<{ code?: string }>({ method: 'OPTIONS', path: op.path });
+    expect([onOperation.status, onOperation.body.code, onOperation.headers.get('allow')]).toEqual([405, 'INVALID_REQUEST', 'GET, HEAD']);
+    const elsewhere = await gateway.send<{ code?: string }>({ method: 'OPTIONS', path: '/v4/no-such-operation' });
+    expect([elsewhere.status, elsewhere.body.code]).toEqual([404, 'INVALID_REQUEST']);
+  });
+});

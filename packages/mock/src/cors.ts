@@ -24,10 +24,14 @@ export function createCors(methods: string[]): (req: IncomingMessage, res: Serve
     exposedHeaders: ['Retry-After', 'Allow', 'sl-violations'],
     maxAge: 600,
   });
-  return (req, res) =>
-    new Promise((resolve, reject) => {
+  return (req, res) => {
+    // Without an Origin an OPTIONS is no preflight, but a method the path lacks: 405 with Allow on
+    // an operation's path, 404 elsewhere, as the server answers it.
+    if (req.method === 'OPTIONS' && req.headers.origin === undefined) return Promise.resolve(false);
+    return new Promise((resolve, reject) => {
       middleware(req, res, (error?: unknown) => (error ? reject(error) : resolve(false)));
       // The middleware ends a preflight without calling next.
       if (res.writableEnded) resolve(true);
     });
+  };
 }
