@@ -268,3 +268,19 @@ describe('OPTIONS without an Origin is no CORS preflight', () => {
     expect([elsewhere.status, elsewhere.body.code]).toEqual([404, 'INVALID_REQUEST']);
   });
 });
+
+describe('a query parameter is read by its name as the document spells it', () => {
+  contractTest('getQuoteV4: srcChain spelled SRCCHAIN is missing: 400 INVALID_REQUEST naming srcChain', [], async () => {
+    const request = exampleRequest(operation('getQuoteV4'));
+    const { srcChain, ...query } = request.query ?? {};
+    const answer = await gateway.send<{ code?: string; error?: string }>({ ...request, query: { ...query, SRCCHAIN: srcChain } });
+    expect([answer.status, answer.body.code]).toEqual([400, 'INVALID_REQUEST']);
+    expect(answer.body.error).toMatch(/srcChain/);
+  });
+
+  contractTest('getOrdersV4: LIMIT=0 is a parameter get-orders does not read, and is ignored', [], async () => {
+    const request = exampleRequest(operation('getOrdersV4'));
+    const answer = await gateway.send({ ...request, query: { ...request.query, LIMIT: '0' } });
+    expect(answer.status).toBe(200);
+  });
+});

@@ -141,13 +141,20 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
     const empty = Object.entries(pathParameters).find(([, value]) => value === '');
     if (empty) return sendFailure(res, emptyPathParameterAnswer(operation), `the path has an empty ${empty[0]}: it names no operation`);
 
-    let path = req.url ?? '/';
     if (malformed) {
-      // An operation that reads no query answers as if the unreadable query were not there, as a
-      // server ignores an unknown parameter; anything else is the documented malformed request.
-      if (malformed === 'query' && !operation.parameters.some((parameter) => parameter.in === 'query')) path = url.pathname;
-      else return sendFailure(res, malformedRequestAnswer(operation), `the ${malformed} is not valid percent-encoded UTF-8`);
+      // An operation that reads no query answers as if the unreadable query were not there (below,
+      // Prism gets no query it does not read), as a server ignores an unknown parameter; anything
+      // else is the documented malformed request.
+      if (malformed === 'path' || operation.parameters.some((parameter) => parameter.in === 'query'))
+        return sendFailure(res, malformedRequestAnswer(operation), `the ${malformed} is not valid percent-encoded UTF-8`);
     }
+    // Prism reads query names in any letter case; the server reads the document's names as spelled
+    // and ignores any other: Prism gets only those, and a required one missing is refused below.
+    const queryParameters = operation.parameters.filter((parameter) => parameter.in === 'query');
+    const documentedQuery = new URLSearchParams(
+      [...url.searchParams].filter(([name]) => queryParameters.some((parameter) => parameter.name === name)),
+    ).toString();
+    const path = `${(req.url ?? '/').split('?')[0]}${documentedQuery ? `?${documentedQuery}` : ''}`;
 
     const presented = req.headers.authorization === undefined ? undefined : readApiKey(req.headers.authorization);
     if (presented && 'refusal' in presented) return sendError(res, 401, presented.refusal);
@@ -155,6 +162,11 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
     const unreadable = nulParameter(operation, pathParameters, url.searchParams);
     if (unreadable) return sendFailure(res, malformedRequestAnswer(operation), `${unreadable} contains a NUL character`);
 
+    const missing = queryParameters.find((parameter) => parameter.required && !url.searchParams.has(parameter.name));
+    if (missing && documentsBadRequest(operation)) {
+      const message = `query parameter ${missing.name} is required`;
+      return sendError(res, 400, { code: 'INVALID_REQUEST', error: message, details: { message } });
+    }
     const queryError = documentsBadRequest(operation) ? checkQuery(operation, url.searchParams) : undefined;
     if (queryError) return sendError(res, 400, queryError);
 

@@ -67,7 +67,7 @@ describe('startMock (static examples)', () => {
     return { offramp: fields };
   };
   it.each<[string, string, string, (base: string) => Promise<Response>, RegExp]>([
-    ['a missing required query parameter', '/v4/get-quote', 'get', (base) => fetch(`${base}/v4/get-quote?srcChain=bitcoin`), /'dstChain'/],
+    ['a missing required query parameter', '/v4/get-quote', 'get', (base) => fetch(`${base}/v4/get-quote?srcChain=bitcoin`), /dstChain/],
     ['a limit below 1', '/v4/get-orders/{user_address}', 'get', (base) => fetch(`${base}/v4/get-orders/0xabc?limit=0`), /limit/],
     ['a body that is not a quote', '/v4/create-order', 'post', (base) => fetch(`${base}/v4/create-order`, json({ quote: {} })), /body/],
     [
