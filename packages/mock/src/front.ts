@@ -11,6 +11,8 @@
  * - a body that is not JSON, not of the media type `application/json`, or not what the operation's
  *   body schema allows gets the same 400 before it reaches Prism, as the server answers it;
  * - an `Accept` header is not passed on: every answer is JSON, as the server's;
+ * - query parameters reach Prism only as the document spells their names (Prism reads any letter
+ *   case), others are ignored, and a required one missing gets the same 400;
  * - an `Authorization` header that does not present a 32-character key as `Bearer <key>` (the
  *   scheme in any case, `readApiKey`) gets the documented 401;
  * - a parameter or a JSON body holding a NUL character (`containsNul`) is answered with
