@@ -22,7 +22,7 @@ declare const quote: import('@swap-gateway/types').GatewayQuoteV4;
 declare function quoteAgainWithRefundAddress(): void;
 declare function askAtLeast(amount: string | undefined): void;
 
-const gateway = createGatewayClient({ apiKey: process.env.GATEWAY_API_KEY });
+const gateway = createGatewayClient({ apiKey: process.env.GATEWAY_API_KEY || undefined });
 
 test('onramp', async () => {
   const quote = await gateway.getQuote({
@@ -84,7 +84,7 @@ test('token swap from Solana', async () => {
 
 test('every operation with openapi-fetch', async () => {
   const id = 'an order id';
-  const api = createGatewayApi({ apiKey: process.env.GATEWAY_API_KEY });
+  const api = createGatewayApi({ apiKey: process.env.GATEWAY_API_KEY || undefined });
   const { data, response } = await api.GET('/v4/get-order/{id}', { params: { path: { id } } });
   expectTypeOf(data).toExtend<GatewayOrderInfoV3>();
   expectTypeOf(response).toEqualTypeOf<Response>();
