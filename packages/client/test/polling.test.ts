@@ -8,7 +8,13 @@ import { type TestServer, dropConnection, sendJson, startTestServer } from './su
 
 type Step = (response: ServerResponse) => void;
 let script: Step[];
-let sinceStart: number;
+/**
+ * The order the current test waits for, new in each: a test that ends while its read is on the way
+ * (a deadline, an abort) can leave that request arriving after the next test began, and it must
+ * count as none of that test's reads nor take one of its answers.
+ */
+let orderId = '';
+let tests = 0;
 let server: TestServer;
 
 const order =
@@ -21,10 +27,14 @@ const status =
     sendJson(response, code, body);
 const drop: Step = dropConnection;
 
+/** The current test's reads so far. */
+const reads = () => server.requests.filter((request) => request.pathname === `/v4/get-order/${orderId}`).length;
+
 beforeAll(async () => {
-  server = await startTestServer((_request, response, index) => {
-    const steps = script;
-    (steps[Math.min(index - sinceStart, steps.length - 1)] ?? order('inProgress'))(response);
+  server = await startTestServer((request, response) => {
+    // A late read of an earlier test's order gets an answer of no consequence.
+    if (request.pathname !== `/v4/get-order/${orderId}`) return order('inProgress')(response);
+    (script[Math.min(reads() - 1, script.length - 1)] ?? order('inProgress'))(response);
   });
 });
 afterAll(() => server.close());
@@ -32,26 +42,25 @@ afterAll(() => server.close());
 /** Without client retries, so that every failed read reaches waitForOrder itself. */
 function scripted(steps: Step[]) {
   script = steps;
-  sinceStart = server.requests.length;
+  orderId = `order-${++tests}`;
   return createGatewayClient({ baseUrl: server.url, retry: false });
 }
-const reads = () => server.requests.length - sinceStart;
 
 describe('ends at each final state', () => {
   test.each(['success', 'failed', 'refunded'])('%s', async (final) => {
     const client = scripted([order('inProgress'), order('inProgressPendingBtcPayment'), order(final)]);
     const updates: string[] = [];
-    const settled = await client.waitForOrder('id', { intervalMs: 5, onUpdate: (o) => updates.push(stateOf(o).state) });
+    const settled = await client.waitForOrder(orderId, { intervalMs: 5, onUpdate: (o) => updates.push(stateOf(o).state) });
     expect(settled).toEqual(orders[final]);
     expect(updates).toEqual(['inProgress', 'inProgress', final]);
     expect(reads()).toBe(3);
-    expect(server.requests.at(-1)!.pathname).toBe('/v4/get-order/id');
+    expect(server.requests.at(-1)!.pathname).toBe(`/v4/get-order/${orderId}`);
   });
 });
 
 test('returns at once an order that is already settled', async () => {
   const client = scripted([order('success')]);
-  await expect(client.waitForOrder('id', { intervalMs: 10_000 })).resolves.toEqual(orders.success);
+  await expect(client.waitForOrder(orderId, { intervalMs: 10_000 })).resolves.toEqual(orders.success);
   expect(reads()).toBe(1);
 });
 
@@ -66,7 +75,7 @@ test('reads through 5xx, 429 and network failures, and only then returns', async
     order('success'),
   ]);
   const updates: string[] = [];
-  const settled = await client.waitForOrder('id', { intervalMs: 2, onUpdate: (o) => updates.push(stateOf(o).state) });
+  const settled = await client.waitForOrder(orderId, { intervalMs: 2, onUpdate: (o) => updates.push(stateOf(o).state) });
   expect(settled).toEqual(orders.success);
   expect(reads()).toBe(7);
   // The failed reads did not produce an update, let alone a final one, and the second read of the
@@ -84,7 +93,7 @@ test('calls onUpdate with the first order read and then only when the order chan
     order('success'),
   ]);
   const updates: GatewayOrderInfoV3[] = [];
-  await client.waitForOrder('id', { intervalMs: 2, onUpdate: (o) => updates.push(o) });
+  await client.waitForOrder(orderId, { intervalMs: 2, onUpdate: (o) => updates.push(o) });
   expect(reads()).toBe(6);
   expect(updates).toEqual([orders.inProgress, orders.inProgressPendingBtcPayment, orders.success]);
 });
@@ -92,7 +101,7 @@ test('calls onUpdate with the first order read and then only when the order chan
 test('backs off after failed reads: the delay doubles with each one', async () => {
   const client = scripted([status(500), status(500), status(500), order('success')]);
   const started = Date.now();
-  await client.waitForOrder('id', { intervalMs: 40 });
+  await client.waitForOrder(orderId, { intervalMs: 40 });
   // Jittered between half and all of 80, 160 and 320 ms: at least 280 ms in all.
   expect(Date.now() - started).toBeGreaterThanOrEqual(270);
   expect(reads()).toBe(4);
@@ -100,13 +109,13 @@ test('backs off after failed reads: the delay doubles with each one', async () =
 
 test('a failed read whose body looks like a final state is not taken for one', async () => {
   const client = scripted([status(500, orders.success), order('inProgress'), order('refunded')]);
-  await expect(client.waitForOrder('id', { intervalMs: 2 })).resolves.toEqual(orders.refunded);
+  await expect(client.waitForOrder(orderId, { intervalMs: 2 })).resolves.toEqual(orders.refunded);
   expect(reads()).toBe(3);
 });
 
 test('an answer that is not an outage ends the wait with its error', async () => {
   const client = scripted([order('inProgress'), status(404, { code: 'ORDER_NOT_FOUND', error: 'no such order' })]);
-  await expect(client.waitForOrder('id', { intervalMs: 2 })).rejects.toMatchObject({ status: 404, code: 'ORDER_NOT_FOUND' });
+  await expect(client.waitForOrder(orderId, { intervalMs: 2 })).rejects.toMatchObject({ status: 404, code: 'ORDER_NOT_FOUND' });
   expect(reads()).toBe(2);
 });
 
@@ -141,7 +150,7 @@ test('gives up at timeoutMs while a read is still waiting for its answer', async
   // A gateway that takes the request and never answers, and a client without a timeout of its own.
   const client = scripted([() => {}]);
   const started = Date.now();
-  const error = await client.waitForOrder('id', { intervalMs: 5, timeoutMs: 200 }).catch((e: unknown) => e);
+  const error = await client.waitForOrder(orderId, { intervalMs: 5, timeoutMs: 200 }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(GatewayTimeoutError);
   expect((error as GatewayTimeoutError).lastOrder).toBeUndefined();
   expect(Date.now() - started).toBeLessThan(5000);
@@ -174,7 +183,7 @@ test('after a 429 or 503, reads again no sooner than its Retry-After', async () 
 
 test('an outage that outlasts timeoutMs ends in a timeout, never in a state', async () => {
   const client = scripted([status(502)]);
-  const error = await client.waitForOrder('id', { intervalMs: 5, timeoutMs: 100 }).catch((e: unknown) => e);
+  const error = await client.waitForOrder(orderId, { intervalMs: 5, timeoutMs: 100 }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(GatewayTimeoutError);
   expect(error).not.toBeInstanceOf(GatewayApiError);
   expect((error as GatewayTimeoutError).lastOrder).toBeUndefined();
@@ -184,7 +193,7 @@ test('an abort stops the wait', async () => {
   const client = scripted([order('inProgress')]);
   const controller = new AbortController();
   const seen: GatewayOrderInfoV3[] = [];
-  const wait = client.waitForOrder('id', {
+  const wait = client.waitForOrder(orderId, {
     intervalMs: 10_000,
     signal: controller.signal,
     onUpdate: (o) => {
