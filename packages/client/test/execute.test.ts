@@ -521,7 +521,9 @@ describe('every step after create-order that fails carries the order id', () => 
       executeQuote(gateway, quote, {
         signer: { bitcoin: bitcoinWallet },
         onProgress: (event) => events.push(event),
-        wait: { intervalMs: 20, timeoutMs: 100 },
+        // Long enough for the first read on a loaded machine, which the deadline would otherwise cut
+        // off (it ends a read in flight too); the order cannot settle, its lifecycle driven by the test.
+        wait: { intervalMs: 20, timeoutMs: 2000 },
       }),
     );
     expect(error.step).toBe('wait');
