@@ -164,48 +164,39 @@ export function createFront({ document, upstream, dynamic, log }: FrontOptions):
     const unreadable = nulParameter(operation, pathParameters, url.searchParams);
     if (unreadable) return sendFailure(res, malformedRequestAnswer(operation), `${unreadable} contains a NUL character`);
 
+    // Where the operation documents a 400, the front answers what it finds wrong with it.
+    const badRequest = documentsBadRequest(operation);
+    const refuse = (error: string, details: ErrorBody['details']) => sendError(res, 400, { code: 'INVALID_REQUEST', error, details });
     const missing = queryParameters.find((parameter) => parameter.required && !url.searchParams.has(parameter.name));
-    if (missing && documentsBadRequest(operation)) {
+    if (missing && badRequest) {
       const message = `query parameter ${missing.name} is required`;
-      return sendError(res, 400, { code: 'INVALID_REQUEST', error: message, details: { message } });
+      return refuse(message, { message });
     }
-    const queryError = documentsBadRequest(operation) ? checkQuery(operation, url.searchParams) : undefined;
+    const queryError = badRequest ? checkQuery(operation, url.searchParams) : undefined;
     if (queryError) return sendError(res, 400, queryError);
 
     const bodySchema = operation.requestBody?.content['application/json']?.schemaPointer;
-    if (bodySchema && body.length > 0 && !isJson(req.headers['content-type']) && documentsBadRequest(operation)) {
-      return sendError(res, 400, {
-        code: 'INVALID_REQUEST',
-        error: 'the request body must be application/json',
-        details: { expected: 'application/json', actual: req.headers['content-type'] ?? 'none' },
+    const json = isJson(req.headers['content-type']);
+    if (bodySchema && body.length > 0 && !json && badRequest)
+      return refuse('the request body must be application/json', {
+        expected: 'application/json',
+        actual: req.headers['content-type'] ?? 'none',
       });
-    }
     let parsed: unknown;
-    if (body.length > 0 && isJson(req.headers['content-type'])) {
+    if (body.length > 0 && json) {
       try {
         parsed = JSON.parse(body.toString('utf8'));
       } catch (error) {
-        if (documentsBadRequest(operation)) {
-          return sendError(res, 400, {
-            code: 'INVALID_REQUEST',
-            error: 'the body is not valid JSON',
-            details: { message: (error as Error).message },
-          });
-        }
+        if (badRequest) return refuse('the body is not valid JSON', { message: (error as Error).message });
       }
     }
     if (containsNul(parsed)) return sendFailure(res, malformedRequestAnswer(operation), 'the request body contains a NUL character');
     // Checked here rather than by Prism, whose verdict travels in a header: a member name outside
     // Latin-1 in it made Node throw inside Prism, which then failed the request and, four times in a
     // minute, the whole mock.
-    if (parsed !== undefined && bodySchema && documentsBadRequest(operation)) {
+    if (parsed !== undefined && bodySchema && badRequest) {
       const { valid, errors } = validator.validate(bodySchema, parsed);
-      if (!valid)
-        return sendError(res, 400, {
-          code: 'INVALID_REQUEST',
-          error: 'the request body does not match the document',
-          details: { message: validator.describe(errors) },
-        });
+      if (!valid) return refuse('the request body does not match the document', { message: validator.describe(errors) });
     }
 
     // Prism reads only `Bearer <key>`; the key the front has read is passed on in that spelling.
