@@ -7,6 +7,7 @@
 import * as bitcoin from 'bitcoinjs-lib';
 import { describe, expect, it } from 'vitest';
 import type { SimulatedBitcoin } from '../src/chains/bitcoin.js';
+import { loadConfig } from '../src/index.js';
 import { onrampParams, rawPayment, testServerPerSuite } from './helpers.js';
 import { signedPayment, simulatedUtxos, wallet, type ScriptType } from './wallets.js';
 
@@ -199,5 +200,68 @@ describe('register-tx claims the order before broadcasting', () => {
     expect(broadcasts()).toBe(before + 1);
     const winner = answers.find((answer) => answer.status === 200)!.body.onramp.txid;
     expect((await api.get(`/v4/get-order/${order.order_id}`)).body.srcInfo.txHash).toBe(winner);
+  });
+});
+
+describe('a payment registered as its payment window closes', () => {
+  const { unpaidOrderExpirySeconds, confirmationDelaySeconds } = loadConfig({ env: {} }).lifecycle;
+  const advance = async (seconds: number) => expect((await api.post('/sandbox/advance', { seconds })).status).toBe(200);
+
+  async function paidOrder(label: string) {
+    const order = await onrampOrder();
+    const payer = wallet('p2wpkh', label);
+    await fund(payer.address);
+    const hex = await signedPayment(payer, [
+      { address: order.address, value: 1000000n },
+      { opReturn: order.op_return_data, value: 0n },
+    ]);
+    return { order, hex };
+  }
+
+  it('keeps an order whose payment register-tx accepted after the lifecycle read it unpaid, and settles it', async () => {
+    const { order, hex } = await paidOrder('paying at the deadline');
+    // The lifecycle's statements: on the embedded store, the database's background. The payment is
+    // registered after the look that expires the order read it, before its expiry is written.
+    const db = server().services.db.background;
+    const query = db.query.bind(db);
+    let registered: Awaited<ReturnType<typeof register>> | undefined;
+    db.query = (async (sql: string, params?: unknown[]) => {
+      if (!registered && sql.includes('WITH settled AS') && String(params?.[2]).includes('"expired"'))
+        registered = await register(order.order_id, hex);
+      return query(sql, params);
+    }) as typeof db.query;
+    try {
+      await advance(unpaidOrderExpirySeconds);
+    } finally {
+      db.query = query;
+    }
+    expect(registered).toMatchObject({ status: 200 });
+    const read = (await api.get(`/v4/get-order/${order.order_id}`)).body;
+    expect(Object.keys(read.status)).toEqual(['inProgress']);
+    expect(read.srcInfo.txHash).toBe(registered!.body.onramp.txid);
+    await advance(confirmationDelaySeconds);
+    expect(await status(order.order_id)).toBe('success');
+  });
+
+  it('refuses, broadcasting nothing, a payment of an order that expired while register-tx checked it', async () => {
+    const { order, hex } = await paidOrder('paying too late');
+    const db = server().services.db;
+    const transaction = db.transaction.bind(db);
+    db.transaction = (async (work: Parameters<typeof transaction>[0]) => {
+      db.transaction = transaction;
+      await advance(unpaidOrderExpirySeconds);
+      return transaction(work);
+    }) as typeof db.transaction;
+    const before = broadcasts();
+    try {
+      expect(await register(order.order_id, hex)).toMatchObject({
+        status: 400,
+        body: { code: 'INVALID_REQUEST', error: 'the order is failed', details: { expected: 'inProgress', actual: 'failed' } },
+      });
+    } finally {
+      db.transaction = transaction;
+    }
+    expect(broadcasts()).toBe(before);
+    expect((await api.get(`/v4/get-order/${order.order_id}`)).body.status).toMatchObject({ failed: { reason: 'expired' } });
   });
 });

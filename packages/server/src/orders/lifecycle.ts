@@ -194,9 +194,15 @@ export class Lifecycle {
     const waiting = this.waitingUntil(chainOrder, now);
     if (waiting !== undefined) return waiting;
     if (chainOrder.sourceSeenMs === null) {
-      await this.settle(db, order, 'failed', {
-        failed: { reason: 'expired', message: 'no source transaction was seen in time; the reserved liquidity is released' },
-      });
+      // Only while it is still unpaid: a payment registered since this look read the order (register-tx
+      // has answered it) keeps the order, and the look its recording scheduled follows that payment.
+      await this.settle(
+        db,
+        order,
+        'failed',
+        { failed: { reason: 'expired', message: 'no source transaction was seen in time; the reserved liquidity is released' } },
+        true,
+      );
       return undefined;
     }
     if (order.route === 'offramp' && !order.payout_txid) {
@@ -262,8 +268,14 @@ export class Lifecycle {
     return this.order(orderId);
   }
 
-  private async settle(db: Queryable, order: OrderRow, status: 'success' | 'failed' | 'refunded', outcome: Outcome): Promise<boolean> {
-    const settled = await settleOrder(db, order, status, outcome, this.clock.now(), this.events.keepsWritten);
+  private async settle(
+    db: Queryable,
+    order: OrderRow,
+    status: 'success' | 'failed' | 'refunded',
+    outcome: Outcome,
+    unpaid = false,
+  ): Promise<boolean> {
+    const settled = await settleOrder(db, order, status, outcome, this.clock.now(), this.events.keepsWritten, unpaid);
     if (settled) this.events.changed(order.id, settled.row);
     return settled !== undefined;
   }

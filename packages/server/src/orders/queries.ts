@@ -336,7 +336,7 @@ export async function recordOnce(
 /**
  * Settles an order still in progress (it leaves the lifecycle's agenda) and returns its reserved
  * liquidity in the same statement: spent on success, released otherwise. Undefined when the order
- * was already settled.
+ * was already settled, or, `unpaid`, when its source transaction has been recorded since it was read.
  */
 export async function settleOrder(
   db: Queryable,
@@ -345,17 +345,29 @@ export async function settleOrder(
   outcome: Outcome,
   atMs: number,
   row: boolean,
+  unpaid = false,
 ): Promise<Written | undefined> {
   // One statement, so that the liquidity row is locked before the client's (by the trigger at its end), as create-order locks them.
   const settled = await db.query<{ row: OrderRow | null }>(
     `WITH settled AS (
-       UPDATE orders SET status = $2, outcome = $3::text::jsonb, updated_at = $4 WHERE id = $1 AND status = 'inProgress' RETURNING *),
+       UPDATE orders SET status = $2, outcome = $3::text::jsonb, updated_at = $4
+       WHERE id = $1 AND status = 'inProgress' AND (src_tx_hash IS NULL OR NOT $9) RETURNING *),
      unscheduled AS (DELETE FROM order_agenda WHERE order_id IN (SELECT id FROM settled)),
      released AS (
        UPDATE liquidity SET reserved = reserved - $7::numeric, total = total - CASE WHEN $8 THEN $7::numeric ELSE 0 END
        WHERE chain = $5 AND token = $6 AND EXISTS (SELECT 1 FROM settled))
      ${writeAnswer('settled', row)}`,
-    [order.id, status, JSON.stringify(outcome), iso(atMs), order.dst_chain, order.dst_token, order.dst_amount, status === 'success'],
+    [
+      order.id,
+      status,
+      JSON.stringify(outcome),
+      iso(atMs),
+      order.dst_chain,
+      order.dst_token,
+      order.dst_amount,
+      status === 'success',
+      unpaid,
+    ],
   );
   return written(settled);
 }

@@ -362,11 +362,7 @@ export class OrderService {
     } catch {
       throw invalidRequest('bitcoin_tx_hex is not a Bitcoin transaction', { expected: 'raw transaction', actual: 'unparseable' });
     }
-    if (order.src_tx_hash === payment.txid) return { onramp: { txid: payment.txid } };
-    if (order.src_tx_hash)
-      throw invalidRequest('the order already has a registered payment', { expected: order.src_tx_hash, actual: payment.txid });
-    if (order.status !== 'inProgress')
-      throw invalidRequest(`the order is ${order.status}`, { expected: 'inProgress', actual: order.status });
+    if (paymentRegistered(order, payment.txid)) return { onramp: { txid: payment.txid } };
     if (!payment.opReturns.includes(order.op_return_data!)) {
       throw invalidRequest("the transaction has no OP_RETURN output with the order's data", {
         expected: order.op_return_data!,
@@ -406,12 +402,10 @@ export class OrderService {
       return written;
     });
     if (registered) this.deps.events.changed(order.id, registered.row);
-    else {
-      // Another request registered a payment first: the same one is fine, another is not.
-      const current = await findOrder(db, orderId);
-      if (current?.src_tx_hash !== payment.txid)
-        throw invalidRequest('the order already has a registered payment', { expected: current?.src_tx_hash ?? '', actual: payment.txid });
-    }
+    // Nothing was broadcast: another request registered a payment first, or the order was settled
+    // meanwhile (its payment window closed).
+    else if (!paymentRegistered((await findOrder(db, orderId))!, payment.txid))
+      throw new Error('register-tx: the order is open and unpaid, yet its payment was not recorded');
     return { onramp: { txid: payment.txid } };
   }
 
@@ -462,6 +456,17 @@ export class OrderService {
       nextCursor: rows.length > size && last ? cursors.encode(address, last.seq) : null,
     };
   }
+}
+
+/**
+ * Whether this payment is the order's registered one (registering it again answers the same);
+ * refused when the order has another, or is no longer waiting for one.
+ */
+function paymentRegistered(order: OrderRow, txid: string): boolean {
+  if (order.src_tx_hash === txid) return true;
+  if (order.src_tx_hash) throw invalidRequest('the order already has a registered payment', { expected: order.src_tx_hash, actual: txid });
+  if (order.status !== 'inProgress') throw invalidRequest(`the order is ${order.status}`, { expected: 'inProgress', actual: order.status });
+  return false;
 }
 
 const duplicate = (orderId: string) => new DomainError('DUPLICATE_ORDER', 'an order already exists for this quote', { message: orderId });
