@@ -60,18 +60,14 @@ export class DependencyUnavailable extends Error {
   }
 }
 
-/** The client already holds as many unpaid orders open as it may: one must be paid or expire first. */
-export class UnpaidOrderLimit extends DomainError<'EXCEEDED_LIMIT'> {
-  constructor(
-    limit: number,
-    /** Seconds until the client's oldest unpaid order expires and frees a place. */
-    readonly retryAfterSeconds: number,
-  ) {
-    super(
-      'EXCEEDED_LIMIT',
-      `${limit} unpaid orders are open for this client, the most allowed; pay one, or create this order after the oldest expires`,
-      { limit: String(limit) },
-    );
-    this.name = 'UnpaidOrderLimit';
-  }
-}
+/**
+ * The client already holds as many unpaid orders open as it may: one must be paid or expire first.
+ * A create-order failure, so a 400 (the description's rule), not a rate limit's 429: sending the
+ * same request later does not help once its quote has expired.
+ */
+export const unpaidOrderLimit = (limit: number, oldestExpiresAt: string) =>
+  new DomainError(
+    'EXCEEDED_LIMIT',
+    `${limit} unpaid orders are open for this client, the most allowed; pay one, or create this order after ${oldestExpiresAt}, when the oldest expires`,
+    { limit: String(limit) },
+  );

@@ -1,12 +1,12 @@
 /**
  * A client may hold only so many unpaid orders open (each reserves liquidity until it is paid or
- * expires): beyond the cap create-order answers 429 EXCEEDED_LIMIT with a Retry-After of the oldest
- * one's expiry; paying one frees a place; a key holder counts apart from its address.
+ * expires): beyond the cap create-order answers 400 EXCEEDED_LIMIT, the document's example, naming
+ * when the oldest expires; paying one frees a place; a key holder counts apart from its address.
  */
 import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { issueApiKey } from '../src/keys/keys.js';
-import { client, freshDataDir, offrampParams, onrampParams, testServer, testServerPerSuite } from './helpers.js';
+import { client, documentedExample, freshDataDir, offrampParams, onrampParams, testServer, testServerPerSuite } from './helpers.js';
 
 const expirySeconds = 900;
 const { server, api } = testServerPerSuite({
@@ -20,7 +20,7 @@ const create = async (caller: ReturnType<typeof client>, params: Record<string, 
   caller.post('/v4/create-order', (await caller.quote(params)).body);
 
 describe('unpaid orders per client', () => {
-  it('refuses the order beyond the cap with 429 until one is paid; a key counts apart', async () => {
+  it('refuses the order beyond the cap with 400 until one is paid; a key counts apart', async () => {
     const first = await create(api, onrampParams({ amount: '100000' }));
     const second = await create(api, offrampParams({ amount: '5000001' }));
     expect([first.status, second.status]).toEqual([201, 201]);
@@ -31,23 +31,23 @@ describe('unpaid orders per client', () => {
     // in both the liquidity is reserved before the client's count refuses, and is given back.
     expect((await create(api, offrampParams({ amount: '5000002' }))).body).toMatchObject({ code: 'EXCEEDED_LIMIT' });
     const refused = await create(api, onrampParams({ amount: '100001' }));
-    expect(refused.status).toBe(429);
+    expect(refused.status).toBe(400);
     // The liquidity the refused orders would have reserved stays free.
     expect(await liquidity()).toEqual(liquidityBefore);
-    expect(refused.body).toEqual({
-      code: 'EXCEEDED_LIMIT',
-      error: expect.stringMatching(/^2 unpaid orders are open for this client/),
-      details: { limit: '2' },
-    });
-    const retryAfter = Number(refused.headers.get('retry-after'));
-    expect(retryAfter).toBeGreaterThan(expirySeconds - 60);
-    expect(retryAfter).toBeLessThanOrEqual(expirySeconds);
+    // The example word for word, but for the time the oldest expires: the first order's creation here.
+    const example = documentedExample('createOrderV4', '400', 'EXCEEDED_LIMIT');
+    const [oldest] = await server().services.db.query<{ created_at: Date }>('SELECT created_at FROM orders WHERE id = $1', [
+      first.body.onramp.order_id,
+    ]);
+    const expiry = new Date(oldest!.created_at.getTime() + expirySeconds * 1000).toISOString();
+    expect(refused.body).toEqual({ ...example, error: example.error.replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/, expiry) });
+    expect(refused.headers.get('retry-after')).toBeNull();
 
     // A key holder has its own count, though it calls from the same address.
     const { key } = await issueApiKey(server().services.db, 'unpaid orders test');
     const keyed = client(server().url, { authorization: `Bearer ${key}` });
     for (const amount of ['100002', '100003', '100004']) expect((await create(keyed, onrampParams({ amount }))).status).toBe(201);
-    expect((await create(keyed, onrampParams({ amount: '100005' }))).status).toBe(429);
+    expect((await create(keyed, onrampParams({ amount: '100005' }))).status).toBe(400);
 
     // Paid (its source transaction seen), an order no longer counts.
     expect((await api.post(`/sandbox/orders/${second.body.offramp.order_id}/source-sent`, {})).status).toBe(200);
@@ -55,7 +55,7 @@ describe('unpaid orders per client', () => {
   });
 
   it('frees the place and the liquidity of an unpaid order when it expires', async () => {
-    expect((await create(api, onrampParams({ amount: '100007' }))).status).toBe(429);
+    expect((await create(api, onrampParams({ amount: '100007' }))).status).toBe(400);
     await api.post('/sandbox/advance', { seconds: expirySeconds });
     expect((await create(api, onrampParams({ amount: '100008' }))).status).toBe(201);
   });

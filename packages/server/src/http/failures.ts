@@ -38,7 +38,6 @@ import {
   OrderStateError,
   type ErrorCode,
   type ErrorDetails,
-  UnpaidOrderLimit,
 } from '../errors.js';
 
 /** The operation a raw request line names (HEAD is its GET; an empty segment still names get-order). */
@@ -101,9 +100,6 @@ export function answerFailure(operation: Operation | undefined, error: DomainErr
     const status = error instanceof OrderStateError ? 409 : error.code === 'ORDER_NOT_FOUND' ? 404 : 400;
     return new ApiFailure(status, error.code, error.message, error.details);
   }
-  // A limit on what the client holds, answered like the rate limit: 429, and when to try again.
-  if (error instanceof UnpaidOrderLimit)
-    return new ApiFailure(429, error.code, error.message, error.details, { 'retry-after': String(error.retryAfterSeconds) });
   const listed = statusTable(operation).get(error.code);
   if (listed !== undefined) return new ApiFailure(listed, error.code, error.message, error.details);
   if ('400' in operation.responses) return new ApiFailure(400, error.code, error.message, error.details);

@@ -27,7 +27,7 @@ import { buildSourceTransaction } from '../chains/transactions.js';
 import type { Clock } from '../clock.js';
 import type { Catalogue } from '../config/catalogue.js';
 import type { GatewayConfig, RouteKind } from '../config/config.js';
-import { DomainError, invalidOrderArgs, invalidRequest, orderNotFound, UnpaidOrderLimit } from '../errors.js';
+import { DomainError, invalidOrderArgs, invalidRequest, orderNotFound, unpaidOrderLimit } from '../errors.js';
 import { checkVolumeLimits } from '../volumes/limits.js';
 import { lockRouteVolume } from '../volumes/queries.js';
 import type { QuoteEngineContext } from '../quote/engine.js';
@@ -255,11 +255,11 @@ export class OrderService {
   }
 
   /** The refusal of a client holding `limit` unpaid orders, with when its oldest expires. */
-  private async unpaidOrderLimit(db: Queryable, client: { id: string; limit: number }): Promise<UnpaidOrderLimit> {
+  private async unpaidOrderLimit(db: Queryable, client: { id: string; limit: number }): Promise<DomainError> {
     const { config, clock } = this.deps;
     const oldestMs = await oldestUnpaidOrderMs(db, client.id);
     const expiresMs = (oldestMs ?? clock.now()) + config.lifecycle.unpaidOrderExpirySeconds * 1000;
-    return new UnpaidOrderLimit(client.limit, Math.max(1, Math.ceil((expiresMs - clock.now()) / 1000)));
+    return unpaidOrderLimit(client.limit, new Date(expiresMs).toISOString());
   }
 
   /** V4 quotes carry refundAddress; V3 offramps name the owner, who reclaims the funds. */
