@@ -62,9 +62,12 @@ export function requote(
   return current;
 }
 
-/** Where two values differ, as `path: sent X, now Y` (objects compared member by member, null and absent as one). */
+/**
+ * Where two values differ, as `path: sent X, now Y`: objects compared member by member, and null,
+ * absent and an empty array as one, as the seal has them (quote/seal.ts).
+ */
 function differencesOf(path: string, sent: unknown, now: unknown): string[] {
-  if (canonicalJson(sent ?? null) === canonicalJson(now ?? null)) return [];
+  if (canonicalJson(given(sent)) === canonicalJson(given(now))) return [];
   if (isObject(sent) && isObject(now))
     return [...new Set([...Object.keys(sent), ...Object.keys(now)])]
       .sort()
@@ -73,6 +76,8 @@ function differencesOf(path: string, sent: unknown, now: unknown): string[] {
     value === undefined || value === null ? 'absent' : isObject(value) || Array.isArray(value) ? 'changed' : String(value);
   return [`${path}: sent ${shown(sent)}, now ${shown(now)}`];
 }
+
+const given = (value: unknown) => (value === undefined || (Array.isArray(value) && value.length === 0) ? null : value);
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 

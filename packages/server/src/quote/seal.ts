@@ -8,7 +8,9 @@
  *
  * The sealed form is the quote's values along the route's member list (quote/sealed-fields.ts), so
  * key order in transit does not matter, and null and absent are one value: clients generated from
- * the document drop null fields when they pass a quote through their models.
+ * the document drop null fields when they pass a quote through their models. So are an empty array
+ * and absent, for a member the document gives as an array: some drop empty arrays too (Go's
+ * `omitempty`), and this service issues such members as arrays, never null.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { RouteKind } from '../config/config.js';
@@ -79,7 +81,7 @@ export function sealedForm(fields: readonly SealedField[], record: Record<string
 }
 
 function sealedValue(field: SealedField, value: unknown): string {
-  if (value === null || value === undefined) return '~';
+  if (value === null || value === undefined) return field.items ? '[0;' : '~';
   switch (typeof value) {
     case 'string':
       return `s${value.length}:${value}`;
