@@ -63,8 +63,8 @@ try {
 } catch (error) {
   refuse(error);
 }
+if (!isWorkerProcess()) for (const warning of warnings) console.warn(`[gateway] ${warning}`);
 if (workers > 1 && !isWorkerProcess()) {
-  for (const warning of warnings) console.warn(`[gateway] ${warning}`);
   superviseWorkers(workers, (message) => console.log(`[gateway] ${message}`));
 } else {
   await serve();

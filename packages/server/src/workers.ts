@@ -11,8 +11,11 @@ export function checkWorkers(count: number, config: GatewayConfig): string[] {
   if (count > 1 && !config.storage.databaseUrl) {
     throw new ConfigError('several workers need PostgreSQL (DATABASE_URL): the embedded store belongs to one process');
   }
-  if (count === 1) return [];
-  return config.rateLimits.redisUrl ? [] : ['rate limits are counted per worker; set GATEWAY_REDIS_URL to count them together'];
+  if (config.rateLimits.redisUrl || !config.storage.databaseUrl) return [];
+  // On PostgreSQL, other processes may serve the same database, each counting alone.
+  return count > 1
+    ? ['rate limits are counted per worker; set GATEWAY_REDIS_URL to count them together']
+    : ['rate limits are counted by this process alone; set GATEWAY_REDIS_URL to count them with the others on this database'];
 }
 
 /**

@@ -22,7 +22,7 @@ import { readApiKey } from '@swap-gateway/openapi';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
-import type { GatewayConfig } from '../config/config.js';
+import { ConfigError, type GatewayConfig } from '../config/config.js';
 import { DependencyUnavailable, type ErrorDetails } from '../errors.js';
 import type { ApiKeys } from '../keys/keys.js';
 import { clientId } from './client.js';
@@ -127,10 +127,12 @@ async function connectRedis(url: string, log: FastifyBaseLogger): Promise<Redis>
     // A Redis that holds the connection but stops answering fails the request too.
     commandTimeout: 2000,
   });
-  // Each reconnection attempt fails with an error event: one line when the outage starts, one when it ends.
+  // Each reconnection attempt fails with an error event: one line when the outage starts, one when it
+  // ends. Before the server starts, a failure is start-up's refusal (below), said there.
+  let started = false;
   let reachable = true;
   redis.on('error', (error) => {
-    if (!reachable) return;
+    if (!started || !reachable) return;
     reachable = false;
     log.error({ err: error }, 'the rate-limit store is unreachable: requests get 503 until it is back');
   });
@@ -142,9 +144,11 @@ async function connectRedis(url: string, log: FastifyBaseLogger): Promise<Redis>
   try {
     await redis.connect();
     await redis.ping();
+    started = true;
   } catch (error) {
     redis.disconnect();
-    throw new Error(`the rate-limit store at ${url} is unreachable: ${(error as Error).message}`);
+    // A deployment the server cannot run with, said in one line as a configuration mistake is.
+    throw new ConfigError(`the rate-limit store at ${url} is unreachable: ${(error as Error).message}`);
   }
   return redis;
 }
