@@ -24,7 +24,7 @@ export type ExecutionStep = 'sign' | 'register' | 'send' | 'wait';
 export type ExecutionProgress =
   | { type: 'created'; orderId: string; order: GatewayCreateOrderV3 }
   | { type: 'signed'; orderId: string }
-  | { type: 'registered'; orderId: string; txid: string }
+  | { type: 'registered'; orderId: string; txid: string | undefined }
   | { type: 'sent'; orderId: string; txHash: string }
   | { type: 'status'; orderId: string; order: GatewayOrderInfoV3 };
 

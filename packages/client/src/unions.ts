@@ -56,9 +56,14 @@ export function isSettled(order: GatewayOrderInfoV3 | GatewayOrderStatusV3): boo
   return settledStates.some((state) => state in status);
 }
 
-/** The txid of a register-tx answer, which comes as a plain string or as `{ onramp: { txid } }`. */
-export function registeredTxid(result: GatewayRegisterTxResultV4): string {
-  return typeof result === 'string' ? result : result.onramp.txid;
+/**
+ * The txid of a register-tx answer: the one of `{ onramp: { txid } }`, or a plain string that is a
+ * txid (64 hex digits). Undefined for any other string: the document does not say what the string
+ * holds, and the public gateway's document answers `ok`.
+ */
+export function registeredTxid(result: GatewayRegisterTxResultV4): string | undefined {
+  if (typeof result !== 'string') return result.onramp.txid;
+  return /^[0-9a-fA-F]{64}$/.test(result) ? result : undefined;
 }
 
 function statusObject(order: GatewayOrderInfoV3 | GatewayOrderStatusV3): GatewayOrderStatusV3 {

@@ -65,12 +65,14 @@ describe('stateOf and isSettled', () => {
   });
 });
 
-test('registeredTxid reads both register-tx answers', () => {
+test('registeredTxid reads both register-tx answers, and no txid from a string that is none', () => {
   const answers = responseExamples('/v4/register-tx', 'patch', '200') as Record<string, GatewayRegisterTxResultV4>;
   expect(Object.keys(answers).sort()).toEqual(['txid', 'txidObject']);
   const txids = Object.values(answers).map(registeredTxid);
   expect(txids[0]).toMatch(/^[0-9a-f]{64}$/);
   expect(txids[1]).toMatch(/^[0-9a-f]{64}$/);
+  expect(registeredTxid('ok')).toBeUndefined();
+  expect(registeredTxid(`${txids[0]}0`)).toBeUndefined();
 });
 
 describe('decodeSolanaTransaction', () => {

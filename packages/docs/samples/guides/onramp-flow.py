@@ -48,7 +48,8 @@ signed_tx_hex = subprocess.run(os.environ["SIGN_PSBT_COMMAND"], shell=True, inpu
 
 # 4. Register the raw transaction: the service checks it against the order and broadcasts it.
 result = call("PATCH", "/v4/register-tx", {"onramp": {"order_id": order_id, "bitcoin_tx_hex": signed_tx_hex}})
-txid = result if isinstance(result, str) else result["onramp"]["txid"]
+# The txid is in {"onramp": {"txid": ...}}; a plain string may hold no txid (it may be "ok").
+txid = result["onramp"]["txid"] if isinstance(result, dict) else "(the answer names no txid)"
 print(f"order {order_id}: broadcast {txid}", file=sys.stderr)
 
 # 5. Wait until the order is settled: success, failed or refunded (every 2 s, for at most 10 minutes).

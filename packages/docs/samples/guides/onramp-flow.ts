@@ -39,7 +39,7 @@ const signedTxHex = signed.trim();
 
 // 4. Register the raw transaction: the service checks it against the order and broadcasts it.
 const txid = registeredTxid(await gateway.registerTx({ onramp: { order_id: orderId, bitcoin_tx_hex: signedTxHex } }));
-console.error(`order ${orderId}: broadcast ${txid}`);
+console.error(`order ${orderId}: broadcast ${txid ?? '(the answer names no txid)'}`);
 
 // 5. Wait until the order is settled: success, failed or refunded.
 const settled = await gateway.waitForOrder(orderId, { intervalMs: 2_000, timeoutMs: 10 * 60 * 1000 });

@@ -25,5 +25,6 @@ def call(method, path, body=None):
 order_id = os.environ["ORDER_ID"]
 signed_tx_hex = os.environ["SIGNED_TX_HEX"]
 result = call("PATCH", "/v4/register-tx", {"onramp": {"order_id": order_id, "bitcoin_tx_hex": signed_tx_hex}})
-# The answer is the txid, either as a plain string or as {"onramp": {"txid": ...}}.
+# The answer carries the txid as {"onramp": {"txid": ...}}; a plain string may hold no txid
+# (it may be "ok").
 print(json.dumps(result, indent=2))

@@ -14,6 +14,7 @@ const signedTxHex = process.env.SIGNED_TX_HEX!;
 const result = await gateway.registerTx({
   onramp: { order_id: orderId, bitcoin_tx_hex: signedTxHex },
 });
-// The answer is the txid, either as a plain string or as { onramp: { txid } }.
-console.error(`broadcast ${registeredTxid(result)}`);
+// The answer carries the txid as { onramp: { txid } }; a plain string may hold no txid (it
+// may be "ok"), and registeredTxid gives undefined then.
+console.error(`broadcast ${registeredTxid(result) ?? '(the answer names no txid)'}`);
 console.log(JSON.stringify(result, null, 2));
