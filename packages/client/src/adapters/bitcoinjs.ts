@@ -42,7 +42,10 @@ export interface BitcoinjsSigner extends Required<BitcoinSigner> {
 const vbytes = { overhead: 11, input: 68, output: 31, opReturnOverhead: 11 };
 const dustLimit = 546n;
 
-export function bitcoinjsSigner(options: BitcoinjsSignerOptions): BitcoinjsSigner {
+export function bitcoinjsSigner(options: BitcoinjsSignerOptions, ...misplaced: never[]): BitcoinjsSigner {
+  // A network passed as a second argument would be ignored, and the key give a mainnet address.
+  if (misplaced.length)
+    throw new TypeError('bitcoinjsSigner takes one options object: { key or hdNode, path?, network?, utxos?, feeRate? }');
   const network = options.network ?? networks.bitcoin;
   // BIP 84's first receiving key: coin type 0 on mainnet, 1 on the test networks.
   const key =
