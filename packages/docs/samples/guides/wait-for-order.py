@@ -40,6 +40,10 @@ while True:
         if isinstance(error, urllib.error.HTTPError) and error.code < 500 and error.code != 429:
             raise
         delay = min(delay * 2, 60)
+        # A 429 (and a 503) says how long to wait: at least that long.
+        retry_after = error.headers.get("Retry-After") if isinstance(error, urllib.error.HTTPError) else None
+        if retry_after and retry_after.isdigit():
+            delay = max(delay, int(retry_after))
     if time.monotonic() > deadline:
         raise TimeoutError(f"order {order_id} was not settled in time")
     time.sleep(delay)

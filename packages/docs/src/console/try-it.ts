@@ -4,7 +4,7 @@
  * every answer, whether it keeps the document's contract (contract.ts), keep the gateway the reader
  * chose for the next visit (gateway-choice.ts), offer the last quote received to create-order
  * (last-quote.ts), clear an operation's previous answer when a request is refused before it is sent
- * (a required parameter missing, a body that is not JSON), and scroll an operation opened by a link
+ * (a required parameter missing), and scroll an operation opened by a link
  * to below the site's sticky header.
  */
 import { createSchemaValidator, type OpenApiDocument } from '@swap-gateway/openapi';
@@ -73,9 +73,9 @@ window.swapGatewayConsole = ({ spec, domId }) => {
       },
     },
   });
-  // A request refused before it is sent (Swagger UI's own check: a required parameter missing, a body
-  // that is not JSON) leaves no answer of an earlier request under the message, nor its verdict:
-  // Swagger UI clears the operation's parameter errors just before it shows them again, and only then.
+  // A request refused before it is sent (Swagger UI's own check: a required parameter missing) leaves
+  // no answer of an earlier request under the message, nor its verdict: Swagger UI clears the
+  // operation's parameter errors just before it shows them again, and only then.
   const refusedPlugin = () => ({
     statePlugins: {
       spec: {
