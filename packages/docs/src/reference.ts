@@ -45,9 +45,9 @@ const remoteLogos = {
  */
 const redocRouterLinks = (version: ApiVersion) => [' href="/" data-discover="true"', ` href="/${version}" data-discover="true"`];
 
-export const referencePages: Record<ApiVersion, { href: string; title: string }> = {
-  v4: { href: 'reference/v4.html', title: 'API reference V4' },
-  v3: { href: 'reference/v3.html', title: 'API reference V3 (kept for existing integrations)' },
+export const referencePages: Record<ApiVersion, { href: string; title: string; document: string }> = {
+  v4: { href: 'reference/v4.html', title: 'API reference V4', document: 'openapi/gateway-v4.yaml' },
+  v3: { href: 'reference/v3.html', title: 'API reference V3 (kept for existing integrations)', document: 'openapi/gateway-v3.yaml' },
 };
 
 /** The version's bundle as Redoc receives it. */

@@ -212,7 +212,7 @@ ${wide ? '' : tableOfContents(options.headings)}
 }
 
 /** The Handlebars template `redocly build-docs` fills with Redoc: the site header above the reference. */
-export function referenceTemplate(options: { href: string; title: string }): string {
+export function referenceTemplate(options: { href: string; title: string; document: string }): string {
   const page = `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -228,6 +228,8 @@ ${samplesScript}
 </head>
 <body class="reference">
 ${siteHeader(options.href)}
+<noscript><p class="reference-without-script">This reference is drawn by a script. Without one, every operation
+is in <a href="/llms-full.md">llms-full.md</a>, and the whole document in <a href="/${options.document}">its OpenAPI file</a>.</p></noscript>
 {{{redocHTML}}}
 </body>
 </html>

@@ -308,6 +308,14 @@ describe('the built folder', () => {
       }
     }
   });
+
+  it('tells a browser without scripts where every operation is, since Redoc draws the reference', () => {
+    for (const version of ['v4', 'v3'] as const) {
+      const note = /<noscript>([\s\S]*?)<\/noscript>/.exec(read(`reference/${version}.html`))?.[1] ?? '';
+      expect(note, version).toContain('href="../llms-full.md"');
+      expect(note, version).toContain(`href="../openapi/gateway-${version}.yaml"`);
+    }
+  });
 });
 
 describe('the navigation', () => {
