@@ -211,6 +211,22 @@ describe('create-order', () => {
     }
   });
 
+  it('takes an onramp quote sent back without its refundAddress (V3 has none) with the one its seal names', async () => {
+    for (const version of ['v3', 'v4']) {
+      const { refundAddress, ...sent } = (await api.quote(onrampParams({ amount: version === 'v3' ? '300001' : '300002' }))).body.onramp;
+      expect(refundAddress).toBe(onrampParams().refundAddress);
+      const created = await api.post(`/${version}/create-order`, { onramp: sent });
+      expect(created.status, `${version}: ${JSON.stringify(created.body)}`).toBe(201);
+      const [order] = await server().services.db.query<{ refund_address: string }>('SELECT refund_address FROM orders WHERE id = $1', [
+        created.body.onramp.order_id,
+      ]);
+      expect(order?.refund_address, version).toBe(refundAddress.toLowerCase());
+      // Another refund address is still a changed quote.
+      const changed = await api.post(`/${version}/create-order`, { onramp: { ...sent, refundAddress: btcUser } });
+      expect(changed, version).toMatchObject({ status: 400, body: { code: 'INVALID_ORDER_ARGS' } });
+    }
+  });
+
   it('keeps a sealed quote valid after the price moved, and refuses an unsealed one naming what moved', async () => {
     const offramp = (await api.quote(offrampParams())).body;
     const onramp = (await api.quote(onrampParams())).body;

@@ -110,7 +110,10 @@ export class OrderService {
   ): Promise<GatewayCreateOrderV3> {
     const { seal, clock, db } = this.deps;
     const route = Object.keys(body)[0] as RouteKind;
-    const quote = body[route] as QuoteBody;
+    const sent = body[route] as QuoteBody;
+    const sealed = seal.open(route, sent);
+    // An onramp quote's refund address, which V3 clients leave out (their model has none), is its seal's.
+    const quote = sealed?.refundAddress && sent.refundAddress == null ? { ...sent, refundAddress: sealed.refundAddress } : sent;
     if (apiVersion === 'v4' && !quote.refundAddress) {
       throw new DomainError(
         'MISSING_REFUND_ADDRESS',
@@ -118,7 +121,6 @@ export class OrderService {
         null,
       );
     }
-    const sealed = seal.open(route, quote);
     if (sealed && clock.now() > sealed.exp)
       throw new DomainError('ORDER_EXPIRED', 'the quote expired; request a new one', {
         message: `expired at ${new Date(sealed.exp).toISOString()}`,

@@ -22,6 +22,14 @@ export interface QuoteSealPayload {
   route: RouteKind;
   /** Expiry, Unix milliseconds. */
   exp: number;
+  /** An onramp's refund address: V3's onramp model has no such member, so a V3 client sends the quote without it. */
+  refundAddress?: string;
+}
+
+/** What the seal of a quote names: its id, route and expiry, and an onramp's refund address. */
+export function sealPayload(route: RouteKind, quote: object, id: string, exp: number): QuoteSealPayload {
+  const { refundAddress } = quote as { refundAddress?: unknown };
+  return route === 'onramp' && typeof refundAddress === 'string' ? { id, route, exp, refundAddress } : { id, route, exp };
 }
 
 export class QuoteSeal {
@@ -45,21 +53,28 @@ export class QuoteSeal {
     return `v2.${encoded}.${this.mac(encoded, form)}`;
   }
 
-  /** The payload of an untouched quote, or undefined when the quote or its seal was changed. */
+  /**
+   * The payload of an untouched quote, or undefined when the quote or its seal was changed. A quote
+   * sent back without the refund address its payload names is opened with that one (the mac covers
+   * the payload, so it is the one issued).
+   */
   open(route: RouteKind, quote: Record<string, unknown>): QuoteSealPayload | undefined {
     const { signedQuoteData } = quote;
     if (typeof signedQuoteData !== 'string') return undefined;
     const [version, encoded, mac] = signedQuoteData.split('.');
     if (version !== 'v2' || !encoded || !mac) return undefined;
-    const expected = Buffer.from(this.mac(encoded, this.form(route, quote)));
-    const given = Buffer.from(mac);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    let payload: QuoteSealPayload;
     try {
-      const payload = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as QuoteSealPayload;
-      return payload.route === route ? payload : undefined;
+      payload = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as QuoteSealPayload;
     } catch {
       return undefined;
     }
+    if (payload?.route !== route) return undefined;
+    const issued =
+      quote.refundAddress == null && payload.refundAddress !== undefined ? { ...quote, refundAddress: payload.refundAddress } : quote;
+    const expected = Buffer.from(this.mac(encoded, this.form(route, issued)));
+    const given = Buffer.from(mac);
+    return given.length === expected.length && timingSafeEqual(given, expected) ? payload : undefined;
   }
 
   private mac(encodedPayload: string, form: string): string {

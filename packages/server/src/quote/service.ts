@@ -11,7 +11,7 @@ import type { VolumeCache } from '../volumes/cache.js';
 import { checkVolumeLimits } from '../volumes/limits.js';
 import { computeQuote, type QuoteEngineContext, type QuoteRequest } from './engine.js';
 import type { ComputedQuote, QuoteMemo } from './memo.js';
-import type { QuoteSeal } from './seal.js';
+import { type QuoteSeal, sealPayload } from './seal.js';
 
 export class QuoteService {
   constructor(
@@ -36,7 +36,7 @@ export class QuoteService {
       );
     }
     const exp = this.clock.now() + this.engine.config.quoteTtlSeconds * 1000;
-    const signedQuoteData = this.seal.signature({ id: randomUUID(), route, exp }, form);
+    const signedQuoteData = this.seal.signature(sealPayload(route, quote, randomUUID(), exp), form);
     // Object.assign into a new object, not `{ ...quote, signedQuoteData }`: see tokenAmount in quote/engine.ts.
     return { [route]: Object.assign({}, quote, { signedQuoteData }) } as unknown as GatewayQuoteV4;
   }
