@@ -50,7 +50,7 @@ describe('V3 create-order of a token swap nobody could reclaim', () => {
       status: 400,
       body: {
         code: 'INVALID_ORDER_ARGS',
-        error: expect.stringContaining('refundAddress'),
+        error: expect.stringContaining('request a new quote with a sender, which the V3 token-swap shape carries'),
         details: { expected: 'refundAddress or sender', actual: 'none' },
       },
     });

@@ -195,9 +195,11 @@ describe('create-order', () => {
       const quote = (await api.quote(params)).body;
       const route = Object.keys(quote)[0]!;
       const { signedQuoteData: _seal, refundAddress, ownerAddress: _owner, ...fields } = quote[route];
-      // The V3 offramp names its owner (required) and has no refundAddress; a V3 token swap keeps
-      // refundAddress. Its empty affiliates are dropped, as a Go client's `omitempty` drops them.
-      const v3 = route === 'offramp' ? { ...fields, ownerAddress: refundAddress } : { ...fields, refundAddress };
+      // The V3 offramp names its owner (required); neither V3 shape has refundAddress, and a token
+      // swap's sender, which it keeps, reclaims the funds. Empty affiliates are dropped, as a Go
+      // client's `omitempty` drops them.
+      expect(fields.sender, route).toBeTruthy();
+      const v3 = route === 'offramp' ? { ...fields, ownerAddress: refundAddress } : fields;
       if (route === 'offramp') {
         expect(v3.affiliates).toEqual([]);
         delete v3.affiliates;

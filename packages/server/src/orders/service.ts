@@ -143,7 +143,7 @@ export class OrderService {
       // Only a V3 token swap gets here (V4 requires refundAddress, a V3 offramp ownerAddress): the
       // source contract would hold the funds with no owner, so no order is created.
       throw invalidOrderArgs(
-        'the quote names no refundAddress and no sender, so nobody could reclaim the funds; request a new quote with refundAddress',
+        'the quote names no refundAddress and no sender, so nobody could reclaim the funds; request a new quote with a sender, which the V3 token-swap shape carries (it has no refundAddress)',
         {
           expected: 'refundAddress or sender',
           actual: 'none',
