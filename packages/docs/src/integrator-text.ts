@@ -61,9 +61,10 @@ export const integratorRewrites: Record<string, string> = {
     'The supported chains are those get-routes returns.',
   'The supported chains are those get-routes returns; how its V4 body names them is not shown, and the document reads them as the chains of its route entries.':
     'The supported chains are those get-routes returns.',
-  "What it holds is not shown; the public gateway's document (V1 to V3) gives it as `ok`, and the example shows a txid.":
-    'Do not rely on what it holds: the example shows a txid.',
-  'What the string holds is not shown; this example shows a txid.': 'Do not rely on what the string holds: this example shows a txid.',
+  "What it holds is not shown; the public gateway's document (V1 to V3) gives it as `ok`, as the example does.":
+    'Do not rely on what it holds: it may be `ok`, as in the example.',
+  "What the string holds is not shown. The public gateway's document (V1 to V3) answers `ok`, as here; the sandbox server answers the object form.":
+    'Do not rely on what the string holds: it may be `ok`, as here. This gateway answers the object form.',
   "Which moment of the order it records, its unit and its epoch are not shown; the sandbox server gives the order's creation time in Unix seconds.":
     "The sandbox server gives the order's creation time in Unix seconds; do not rely on the moment, unit or epoch.",
   "Which shape goes with which code is inferred from the public gateway's TypeScript SDK (see x-inferred), code by code: INSUFFICIENT_AMOUNT and INSUFFICIENT_PAYMENT_AMOUNT carry `expectedActual` (`expected`, `actual`; for INSUFFICIENT_AMOUNT, `expected` is the route's smallest amount and `actual` the amount asked); QUOTE_AMOUNT_TOO_LOW carries `minimumActual` (`minimum`, `actual`); INSUFFICIENT_SWAP_AMOUNT carries `requiredAvailable` (`required`, `available`); UNABLE_TO_COVER_FEES carries `feesAvailable` (`total_fees`, `available_amount`); SIMULATION_FAILED and GAS_ESTIMATE_FAILED carry `simulation` (`tenderly_url`); NO_ROUTE carries `route` (`src_chain`, `src_token`, `dst_chain`, `dst_token`); INSUFFICIENT_SOLVER_BALANCE carries `tokenLimit` (`limit`, `token`, `chain_id`); EXCEEDED_LIMIT carries `limit` (`limit`).":

@@ -259,8 +259,10 @@ describe('example values are real for their chain', () => {
       ),
     ).toBe(true);
     expect(outputs.some((output) => output.script.endsWith(order.op_return_data) && output.script.startsWith('6a'))).toBe(true);
-    const txidExample = (responseExamples('PATCH /v4/register-tx', '200') as unknown[]).find((value) => typeof value === 'string');
-    expect(txidExample).toBe(transaction.getId());
+    const txidExample = (responseExamples('PATCH /v4/register-tx', '200') as unknown[]).find(
+      (value): value is { onramp: { txid: string } } => typeof value === 'object',
+    );
+    expect(txidExample?.onramp.txid).toBe(transaction.getId());
   });
 });
 
