@@ -32,7 +32,7 @@ import { checkVolumeLimits } from '../volumes/limits.js';
 import { lockRouteVolume } from '../volumes/queries.js';
 import type { QuoteEngineContext } from '../quote/engine.js';
 import { requote } from '../quote/requote.js';
-import type { QuoteSeal } from '../quote/seal.js';
+import { asIssued, type QuoteSeal } from '../quote/seal.js';
 import type { Database, Queryable } from '../store/database.js';
 import type { CursorCodec } from './cursor.js';
 import {
@@ -113,7 +113,7 @@ export class OrderService {
     const sent = body[route] as QuoteBody;
     const sealed = seal.open(route, sent);
     // An onramp quote's refund address, which V3 clients leave out (their model has none), is its seal's.
-    const quote = sealed?.refundAddress && sent.refundAddress == null ? { ...sent, refundAddress: sealed.refundAddress } : sent;
+    const quote = asIssued(sent, sealed);
     if (apiVersion === 'v4' && !quote.refundAddress) {
       throw new DomainError(
         'MISSING_REFUND_ADDRESS',

@@ -26,6 +26,11 @@ export interface QuoteSealPayload {
   refundAddress?: string;
 }
 
+/** The quote as issued: with the refund address its seal names, when it came back without one. */
+export function asIssued<Quote extends { refundAddress?: unknown }>(quote: Quote, payload: QuoteSealPayload | undefined): Quote {
+  return payload?.refundAddress !== undefined && quote.refundAddress == null ? { ...quote, refundAddress: payload.refundAddress } : quote;
+}
+
 /** What the seal of a quote names: its id, route and expiry, and an onramp's refund address. */
 export function sealPayload(route: RouteKind, quote: object, id: string, exp: number): QuoteSealPayload {
   const { refundAddress } = quote as { refundAddress?: unknown };
@@ -70,9 +75,7 @@ export class QuoteSeal {
       return undefined;
     }
     if (payload?.route !== route) return undefined;
-    const issued =
-      quote.refundAddress == null && payload.refundAddress !== undefined ? { ...quote, refundAddress: payload.refundAddress } : quote;
-    const expected = Buffer.from(this.mac(encoded, this.form(route, issued)));
+    const expected = Buffer.from(this.mac(encoded, this.form(route, asIssued(quote, payload))));
     const given = Buffer.from(mac);
     return given.length === expected.length && timingSafeEqual(given, expected) ? payload : undefined;
   }
