@@ -100,7 +100,7 @@ describe('create-order verifies quotes without a stored copy', () => {
   const quoteFields = sealedFields(loadBundle('gateway'));
   const sealed = <Q extends object>(seal: QuoteSeal, payload: QuoteSealPayload, quote: Q) => ({
     ...quote,
-    signedQuoteData: seal.signature(payload, seal.form(payload.route, quote)),
+    signedQuoteData: seal.signature(payload, seal.formDigest(payload.route, quote)),
   });
 
   it('refuses a forged token-swap quote sealed with another secret: a seal that does not match is refused, not quoted again', async () => {

@@ -31,7 +31,7 @@ const computing = () => {
   let made = 0;
   return {
     count: () => made,
-    compute: (): ComputedQuote => ({ route: 'onramp', config: {} as ComputedQuote['config'], quote: { made: ++made }, form: '' }),
+    compute: (): ComputedQuote => ({ route: 'onramp', config: {} as ComputedQuote['config'], quote: { made: ++made }, formDigest: '' }),
   };
 };
 

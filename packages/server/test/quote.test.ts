@@ -75,7 +75,7 @@ describe('onramp fees', () => {
     expect(quote.slippage).toBe('300');
     // (963.21 + 1.16 execution fee - 970.00) / 970.00: the impact leaves the execution fee out.
     expect(quote.priceImpact).toBe('-0.0058');
-    expect(quote.signedQuoteData).toMatch(/^v2\.[\w-]+\.[\w-]+$/);
+    expect(quote.signedQuoteData).toMatch(/^v3\.[\w-]+\.[\w-]+$/);
   });
 
   it('honours an explicit slippage within the bounds and refuses one outside them', async () => {
@@ -389,7 +389,10 @@ describe("get-quote's examples, which the document calls the sandbox server's an
       const [route, quote] = Object.entries(example)[0] as [RouteKind, Quote];
       const opened = seal.open(route, quote);
       // A changed example needs a new seal: this one is sealed as the server seals it.
-      const resealed = seal.signature(sealPayload(route, quote, randomUUID(), Date.parse('2026-11-22T10:15:00Z')), seal.form(route, quote));
+      const resealed = seal.signature(
+        sealPayload(route, quote, randomUUID(), Date.parse('2026-11-22T10:15:00Z')),
+        seal.formDigest(route, quote),
+      );
       const anyId: unknown = expect.stringMatching(/^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/);
       const anyTime: unknown = expect.any(Number);
       expect(opened, `${name}: its seal does not seal its values; sealed again: ${resealed}`).toEqual(

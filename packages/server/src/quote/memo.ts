@@ -9,12 +9,12 @@ import type { RouteKind } from '../config/config.js';
 import type { Route } from '../config/catalogue.js';
 import type { QuoteRequest } from './engine.js';
 
-/** A quote as get-quote seals it: its route, the inner quote, and its sealed form (quote/seal.ts). */
+/** A quote as get-quote seals it: its route, the inner quote, and its form digest (quote/seal.ts). */
 export interface ComputedQuote {
   route: RouteKind;
   config: Route;
   quote: object;
-  form: string;
+  formDigest: string;
 }
 
 /** Every parameter of a quote request, in one order: the compiler refuses this list without one of them. */

@@ -25,7 +25,7 @@ export class QuoteService {
 
   /** The sealed quote as get-quote answers it. */
   async issue(request: QuoteRequest): Promise<GatewayQuoteV4> {
-    const { route, config, quote, form } = this.memo.quote(request, () => this.compute(request));
+    const { route, config, quote, formDigest } = this.memo.quote(request, () => this.compute(request));
     if (config.perAccountLimit !== undefined || config.globalLimit !== undefined) {
       await checkVolumeLimits(
         this.db,
@@ -36,13 +36,13 @@ export class QuoteService {
       );
     }
     const exp = this.clock.now() + this.engine.config.quoteTtlSeconds * 1000;
-    const signedQuoteData = this.seal.signature(sealPayload(route, quote, randomUUID(), exp), form);
+    const signedQuoteData = this.seal.signature(sealPayload(route, quote, randomUUID(), exp), formDigest);
     // Object.assign into a new object, not `{ ...quote, signedQuoteData }`: see tokenAmount in quote/engine.ts.
     return { [route]: Object.assign({}, quote, { signedQuoteData }) } as unknown as GatewayQuoteV4;
   }
 
   private compute(request: QuoteRequest): ComputedQuote {
     const { route, config, quote } = computeQuote(request, this.engine);
-    return { route, config, quote, form: this.seal.form(route, quote) };
+    return { route, config, quote, formDigest: this.seal.formDigest(route, quote) };
   }
 }
