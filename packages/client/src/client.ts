@@ -24,23 +24,23 @@ import { isSettled } from './unions.js';
 
 /** Options of one call. */
 export interface CallOptions {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 export interface IterateOrdersOptions extends CallOptions {
   /** Orders per page (`limit`, >= 1). Default: the server's. */
-  limit?: number;
+  limit?: number | undefined;
 }
 
 export interface WaitForOrderOptions extends CallOptions {
   /** Delay between reads. Default 5000 ms. */
-  intervalMs?: number;
+  intervalMs?: number | undefined;
   /** Ceiling of the delay after failed reads, which doubles it each time; a longer `Retry-After` is waited for. Default 60000 ms. */
-  maxIntervalMs?: number;
+  maxIntervalMs?: number | undefined;
   /** Give up with a `GatewayTimeoutError` after this long, a read still waiting for its answer included. Default: never. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Called with the first order read, then each time it differs from the one read before (settled or not). */
-  onUpdate?: (order: GatewayOrderInfoV3) => void;
+  onUpdate?: ((order: GatewayOrderInfoV3) => void) | undefined;
 }
 
 export interface GatewayClient {
@@ -78,7 +78,7 @@ export function createGatewayClient(options: GatewayClientOptions = {}): Gateway
 
   const getOrder = (id: string, { signal }: CallOptions = {}) => request('GET', '/v4/get-order/{id}', { path: { id }, signal });
   const getOrders = (userAddress: string, query?: GatewayOrdersQueryV4, { signal }: CallOptions = {}) =>
-    request('GET', '/v4/get-orders/{user_address}', { path: { user_address: userAddress }, query, signal });
+    request('GET', '/v4/get-orders/{user_address}', { path: { user_address: userAddress }, query: query ?? {}, signal });
 
   return {
     baseUrl,
@@ -92,13 +92,17 @@ export function createGatewayClient(options: GatewayClientOptions = {}): Gateway
     createOrderV3: (quote, { signal } = {}) => request('POST', '/v3/create-order', { body: quote, signal }),
     getOrderV3: (id, { signal } = {}) => request('GET', '/v3/get-order/{id}', { path: { id }, signal }),
     getOrdersV3: (userAddress, query, { signal } = {}) =>
-      request('GET', '/v3/get-orders/{user_address}', { path: { user_address: userAddress }, query, signal }),
+      request('GET', '/v3/get-orders/{user_address}', { path: { user_address: userAddress }, query: query ?? {}, signal }),
 
     async *iterateOrders(userAddress, { limit, signal } = {}) {
       const seen = new Set<string>();
       let cursor: string | undefined;
       do {
-        const page = await getOrders(userAddress, { cursor, limit }, { signal });
+        const page = await getOrders(
+          userAddress,
+          { ...(cursor === undefined ? {} : { cursor }), ...(limit === undefined ? {} : { limit }) },
+          { signal },
+        );
         yield* page.orders;
         cursor = page.nextCursor ?? undefined;
         // A server that hands back a cursor it already gave would otherwise be paged for ever.

@@ -18,25 +18,25 @@ export const defaultEnvironments: Readonly<Record<GatewayEnvironment, string>> =
 
 export interface GatewayClientOptions {
   /** Base address of the API (`https://...`, or in a browser a path on the page's origin), without the version prefix. Wins over `environment`. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** A deployment, resolved through `environments`. Default `production` when there is no `baseUrl`. */
-  environment?: GatewayEnvironment;
+  environment?: GatewayEnvironment | undefined;
   /** Addresses of the deployments, over `defaultEnvironments`. */
-  environments?: Partial<Record<GatewayEnvironment, string>>;
+  environments?: Partial<Record<GatewayEnvironment, string>> | undefined;
   /** Optional API key, exactly 32 characters, sent as `Authorization: Bearer <key>`. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** The fetch to use; default `globalThis.fetch`. It sees every attempt of every call. */
-  fetch?: FetchFunction;
+  fetch?: FetchFunction | undefined;
   /** Headers sent with every request. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Retry policy, or `false` for none. See `RetryOptions`. */
-  retry?: RetryOptions | false;
+  retry?: RetryOptions | false | undefined;
   /**
    * Per attempt, until the whole answer is read. Default 0: no timeout of the client's own, as with
    * `fetch` (Node's fetch still gives up after 300 s without headers or body data). An abort signal
    * costs Node's fetch about 5% per call, so the client only pays it when asked to time out.
    */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 export interface Connection {

@@ -30,11 +30,11 @@ export type ExecutionProgress =
 
 export interface ExecuteQuoteOptions extends CallOptions {
   /** The wallets of the source chains. Without one, `executeQuote` returns a `PaymentRequest`. */
-  signer?: Signers;
+  signer?: Signers | undefined;
   /** Called at every step; an exception it throws after create-order fails the call like any step. */
-  onProgress?: (progress: ExecutionProgress) => void;
+  onProgress?: ((progress: ExecutionProgress) => void) | undefined;
   /** How to follow the order (interval, timeout); `signal` and `onUpdate` are executeQuote's own. */
-  wait?: Omit<WaitForOrderOptions, 'signal' | 'onUpdate'>;
+  wait?: Omit<WaitForOrderOptions, 'signal' | 'onUpdate'> | undefined;
 }
 
 /**

@@ -64,7 +64,9 @@ export function createRequest({ baseUrl, headers, send }: Connection): Operation
     }
     const [response, text] = await send(
       url,
-      body === undefined ? { method, headers, signal } : { method, headers: jsonHeaders, body: JSON.stringify(body), signal },
+      body === undefined
+        ? { method, headers, signal: signal ?? null }
+        : { method, headers: jsonHeaders, body: JSON.stringify(body), signal: signal ?? null },
     );
     // Every 2xx answer of the document has a JSON body.
     try {

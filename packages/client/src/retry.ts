@@ -8,22 +8,28 @@ import { type GatewayClientError, isGatewayError } from './errors.js';
 
 export interface RetryOptions {
   /** Attempts after the first one. Default 2. */
-  retries?: number;
+  retries?: number | undefined;
   /** Ceiling of the first backoff; it doubles on every retry. Default 250 ms. */
-  baseDelayMs?: number;
+  baseDelayMs?: number | undefined;
   /** Ceiling of any backoff. Default 5000 ms. */
-  maxDelayMs?: number;
+  maxDelayMs?: number | undefined;
   /** A `Retry-After` longer than this is not waited for: the 429 or 503 is thrown. Default 60000 ms. */
-  maxRetryAfterMs?: number;
+  maxRetryAfterMs?: number | undefined;
 }
 
-export type RetryPolicy = Required<RetryOptions>;
+export type RetryPolicy = { [Option in keyof RetryOptions]-?: NonNullable<RetryOptions[Option]> };
 
 const defaults: RetryPolicy = { retries: 2, baseDelayMs: 250, maxDelayMs: 5000, maxRetryAfterMs: 60_000 };
 
-/** `false` turns retries off; missing fields take the defaults. */
+/** `false` turns retries off; missing or undefined fields take the defaults. */
 export function resolveRetryPolicy(option: RetryOptions | false | undefined): RetryPolicy {
-  return option === false ? { ...defaults, retries: 0 } : { ...defaults, ...option };
+  if (option === false) return { ...defaults, retries: 0 };
+  return {
+    retries: option?.retries ?? defaults.retries,
+    baseDelayMs: option?.baseDelayMs ?? defaults.baseDelayMs,
+    maxDelayMs: option?.maxDelayMs ?? defaults.maxDelayMs,
+    maxRetryAfterMs: option?.maxRetryAfterMs ?? defaults.maxRetryAfterMs,
+  };
 }
 
 /**

@@ -63,8 +63,8 @@ export interface SolanaSigner {
 
 /** The signers of the chains a user pays from; `executeQuote` uses the one of the order's source chain. */
 export interface Signers {
-  bitcoin?: BitcoinSigner;
-  evm?: EvmSender;
-  tron?: TronSender;
-  solana?: SolanaSigner;
+  bitcoin?: BitcoinSigner | undefined;
+  evm?: EvmSender | undefined;
+  tron?: TronSender | undefined;
+  solana?: SolanaSigner | undefined;
 }

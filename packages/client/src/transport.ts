@@ -56,7 +56,7 @@ async function sendOnce(
   const forwardAbort = () => attempt?.abort(caller?.reason);
   // A fetch that throws instead of rejecting is a hook's bug, not an outage: it propagates as it is,
   // never retried (fetch itself always rejects).
-  const answer = fetch(url, { ...init, headers: new Headers(init.headers), signal: attempt ? attempt.signal : caller });
+  const answer = fetch(url, { ...init, headers: new Headers(init.headers), signal: attempt ? attempt.signal : (caller ?? null) });
   if (attempt) {
     timer = setTimeout(() => attempt.abort(timedOut), timeoutMs);
     caller?.addEventListener('abort', forwardAbort, { once: true });

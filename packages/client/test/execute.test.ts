@@ -225,12 +225,12 @@ describe('offramp with the viem adapter', () => {
 
 describe('offramp from Tron with a TronSender of the app', () => {
   it('gets the transaction with bigint value and fee limit, and its broadcast settles the order', async () => {
+    const { sender: _evmSender, ...withoutSender } = offrampParams;
     const quote = await gateway.getQuote({
-      ...offrampParams,
+      ...withoutSender,
       srcChain: 'tron',
       srcToken: tokens.usdtTron,
       amount: '500000000',
-      sender: undefined,
       refundAddress: tronAccount,
     });
     const progress = progressRecorder();

@@ -187,6 +187,15 @@ describe('configuration', () => {
     expect(resolveRetryPolicy(undefined)).toEqual({ retries: 2, baseDelayMs: 250, maxDelayMs: 5000, maxRetryAfterMs: 60_000 });
     expect(resolveRetryPolicy(false).retries).toBe(0);
   });
+
+  test('a field given as undefined takes its default, as a missing one does', () => {
+    expect(resolveRetryPolicy({ retries: undefined, baseDelayMs: 100, maxDelayMs: undefined, maxRetryAfterMs: undefined })).toEqual({
+      retries: 2,
+      baseDelayMs: 100,
+      maxDelayMs: 5000,
+      maxRetryAfterMs: 60_000,
+    });
+  });
 });
 
 describe('Retry-After', () => {
