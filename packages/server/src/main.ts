@@ -77,18 +77,18 @@ async function serve(): Promise<void> {
     config: overrides,
     logger: { level: process.env.LOG_LEVEL ?? 'info' },
   }).catch(refuse);
-  server.app.log.info(`swap gateway listening on ${server.url} (storage: ${server.services.db.engine}; health: ${server.url}/health)`);
+  server.log.info(`swap gateway listening on ${server.url} (storage: ${server.services.db.engine}; health: ${server.url}/health)`);
 
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (stopping) return;
       stopping = true;
-      server.app.log.info(`${signal}: finishing in-flight requests, then closing the store`);
+      server.log.info(`${signal}: finishing in-flight requests, then closing the store`);
       server.close().then(
         () => process.exit(0),
         (error: unknown) => {
-          server.app.log.error({ err: error }, 'shutdown failed');
+          server.log.error({ err: error }, 'shutdown failed');
           process.exit(1);
         },
       );

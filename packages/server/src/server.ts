@@ -3,7 +3,7 @@
  * liquidity), services, the application, the lifecycle loop. Closing lets in-flight requests finish,
  * stops the loop and closes the store.
  */
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { bundledDocument } from './http/document.js';
 import { DepositAddresses, SimulatedBitcoin, type BitcoinAdapter } from './chains/bitcoin.js';
@@ -13,6 +13,7 @@ import { Catalogue } from './config/catalogue.js';
 import { loadConfig, storeLocation, type ConfigOverrides, type GatewayConfig } from './config/config.js';
 import { ApiKeys } from './keys/keys.js';
 import { CursorCodec } from './orders/cursor.js';
+import { createLog, type Log, type LogOptions } from './log.js';
 import { Lifecycle } from './orders/lifecycle.js';
 import { OrderEvents } from './orders/events.js';
 import { orderReads, type OrderReads } from './orders/reads.js';
@@ -44,8 +45,8 @@ export interface StartServerOptions {
   configFile?: string;
   /** Values merged over the file, section by section. */
   config?: ConfigOverrides;
-  /** Fastify's logger option (default: off). */
-  logger?: FastifyServerOptions['logger'];
+  /** The log's level and stream (src/log.ts; default: off). */
+  logger?: LogOptions;
   /** Adapters replacing the simulated ones. */
   adapters?: { bitcoin?: BitcoinAdapter; settlement?: SettlementAdapter; prices?: PriceSource };
   env?: NodeJS.ProcessEnv;
@@ -60,6 +61,7 @@ export interface StartServerOptions {
 export interface RunningServer {
   url: string;
   app: FastifyInstance;
+  log: Log;
   services: Services;
   close(): Promise<void>;
 }
@@ -99,13 +101,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 const quoteMemoCapacity = 10_000;
 
 export async function createGateway(config: GatewayConfig, options: Pick<StartServerOptions, 'logger' | 'adapters' | 'database'> = {}) {
-  // Before the application (and its logger) exists, what the store has to say goes to stderr when logging is on.
-  const storeLog = options.logger
-    ? (message: string, error: unknown) => console.warn(`[gateway] ${message}: ${(error as Error).message}`)
-    : undefined;
+  const log = createLog(options.logger);
   const store: Store = options.database
     ? { db: options.database, close: async () => {} }
-    : await openStore({ ...storeLocation(config.storage), log: (message, error) => storeLog?.(message, error) });
+    : await openStore({ ...storeLocation(config.storage), log: (message, error) => log.warn({ err: error }, message) });
   /** Closed before the store: on PostgreSQL it keeps a listening connection open again when one is lost. */
   let storeReads: OrderReads | undefined;
   try {
@@ -162,7 +161,7 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
       { effectLeaseSeconds: config.lifecycle.effectLeaseSeconds },
       () => sandbox?.refresh() ?? Promise.resolve(),
       // Logged, and tried again on a later pass: an outage of the database or of a chain passes.
-      (error) => app.log.warn({ err: error }, 'the lifecycle could not move an order on; it tries again'),
+      (error) => log.warn({ err: error }, 'the lifecycle could not move an order on; it tries again'),
     );
     const services: Services = {
       config,
@@ -176,10 +175,10 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
       view,
       sandbox: sandbox && { state: sandbox, pricesSettable: sandboxPrices !== undefined },
     };
-    const app = await buildApp(services, { logger: options.logger, keys: new ApiKeys(store.db) });
+    const app = await buildApp(services, { log, keys: new ApiKeys(store.db) });
     lifecycle.start(config.lifecycle.tickMs);
     const stopPriceWalk = sandboxPrices
-      ? startPriceWalk(sandbox!, (error) => app.log.warn({ err: error }, 'the price walk could not step'))
+      ? startPriceWalk(sandbox!, (error) => log.warn({ err: error }, 'the price walk could not step'))
       : () => {};
     let closing: Promise<void> | undefined;
     const close = () =>
@@ -190,7 +189,7 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
         await reads.close();
         await store.close();
       })());
-    return { app, services, close };
+    return { app, log, services, close };
   } catch (error) {
     await storeReads?.close();
     await store.close();

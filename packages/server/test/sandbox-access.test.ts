@@ -30,6 +30,7 @@ describe('sandbox controls without an operator key, on 127.0.0.1', () => {
       expect.objectContaining({
         level: 30,
         msg: 'request completed',
+        reqId: expect.any(String),
         method: 'GET',
         statusCode: 404,
         remoteAddress: '127.0.0.1',

@@ -19,6 +19,7 @@ import { type GatewayConfig, priceWalkProblems, type PriceWalk } from '../config
 import { invalidRequest, orderNotFound } from '../errors.js';
 import { isAllowedOrigin } from '../http/cors.js';
 import { forbidden, unauthorized } from '../http/failures.js';
+import type { Log } from '../log.js';
 import type { ForcedOutcome } from '../orders/lifecycle.js';
 import { priceKey, withPrice, withWalk } from '../sandbox/prices.js';
 import type { SandboxState } from '../sandbox/state.js';
@@ -36,6 +37,7 @@ const defaultDeviationBps = 1000;
 
 interface SandboxOptions {
   services: Services;
+  log: Log;
   state: SandboxState;
   pricesSettable: boolean;
 }
@@ -50,7 +52,7 @@ export const sandboxPlugin = fp<SandboxOptions>(
     const { state } = options;
     const { server, sandboxOperatorKey } = options.services.config;
     if (!isLoopbackHost(server.host))
-      app.log.warn(
+      options.log.warn(
         `the sandbox controls are on and the server listens on ${server.host}, beyond this machine: ${
           sandboxOperatorKey
             ? 'a caller with the operator key can settle any order, move the clock and make requests fail'

@@ -19,12 +19,13 @@
  */
 import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { readApiKey } from '@swap-gateway/openapi';
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import { ConfigError, type GatewayConfig } from '../config/config.js';
 import { DependencyUnavailable, type ErrorDetails } from '../errors.js';
 import type { ApiKeys } from '../keys/keys.js';
+import type { Log } from '../log.js';
 import { clientId } from './client.js';
 import { type ApiFailure, rateLimited, unauthorized } from './failures.js';
 
@@ -51,13 +52,13 @@ export interface Access {
  * Unencapsulated (fastify-plugin): its hooks, the rate limit's and `app.access` belong to every
  * route of the app, the document's, the sandbox's and the 404 handler.
  */
-export const accessPlugin = fp<{ keys: ApiKeys; limits: GatewayConfig['rateLimits'] }>(
-  async (app, { keys, limits }) => {
+export const accessPlugin = fp<{ keys: ApiKeys; limits: GatewayConfig['rateLimits']; log: Log }>(
+  async (app, { keys, limits, log }) => {
     app.decorateRequest('apiKeyId', undefined);
     app.decorateRequest('keyRefusal', undefined);
 
     const timeWindow = limits.windowSeconds * 1000;
-    const redis = limits.redisUrl ? await connectRedis(limits.redisUrl, app.log) : undefined;
+    const redis = limits.redisUrl ? await connectRedis(limits.redisUrl, log) : undefined;
     if (redis) app.addHook('onClose', async () => redis.disconnect());
     await app.register(rateLimit, {
       global: true,
@@ -114,7 +115,7 @@ export const accessPlugin = fp<{ keys: ApiKeys; limits: GatewayConfig['rateLimit
   { name: 'gateway-access', fastify: '5.x' },
 );
 
-async function connectRedis(url: string, log: FastifyBaseLogger): Promise<Redis> {
+async function connectRedis(url: string, log: Log): Promise<Redis> {
   const redis = new Redis(url, {
     connectTimeout: 5000,
     lazyConnect: true,

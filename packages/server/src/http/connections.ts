@@ -9,6 +9,7 @@
 import { acceptAnyHost } from '@swap-gateway/openapi';
 import type { FastifyInstance } from 'fastify';
 import type { GatewayConfig } from '../config/config.js';
+import type { Log } from '../log.js';
 
 export function connectionOptions(server: GatewayConfig['server']) {
   return {
@@ -26,12 +27,12 @@ export function connectionOptions(server: GatewayConfig['server']) {
 }
 
 /** Node closes a connection beyond `max` at once; the log says so, once a minute at most. */
-export function capConnections(app: FastifyInstance, max: number): void {
+export function capConnections(app: FastifyInstance, max: number, log: Log): void {
   app.server.maxConnections = max;
   let warned = 0;
   app.server.on('drop', () => {
     if (Date.now() - warned < 60_000) return;
     warned = Date.now();
-    app.log.warn(`connections refused: this process holds server.maxConnections (${max})`);
+    log.warn(`connections refused: this process holds server.maxConnections (${max})`);
   });
 }

@@ -26,8 +26,8 @@ import {
   type Parameter,
 } from '@swap-gateway/openapi';
 import type { ErrorObject } from 'ajv';
-import type { FastifyBaseLogger } from 'fastify';
 import { invalidRequest as invalid, type DomainError } from '../errors.js';
+import type { Log } from '../log.js';
 import type { GatewayDocument } from './document.js';
 import { pathNamesNoOperation } from './failures.js';
 
@@ -42,7 +42,7 @@ export interface SchemaMarker {
 
 type Validation = { value: unknown } | { error: Error };
 
-export function createCompilers(source: GatewayDocument, log: FastifyBaseLogger, checkResponses: { every: number }) {
+export function createCompilers(source: GatewayDocument, log: Log, checkResponses: { every: number }) {
   const { validator } = source;
   const detailShapes = detailShapesByCode(source.document);
 
