@@ -75,7 +75,7 @@ describe('onramp fees', () => {
     expect(quote.slippage).toBe('300');
     // (963.21 + 1.16 execution fee - 970.00) / 970.00: the impact leaves the execution fee out.
     expect(quote.priceImpact).toBe('-0.0058');
-    expect(quote.signedQuoteData).toMatch(/^v3\.[\w-]+\.[\w-]+$/);
+    expect(quote.signedQuoteData).toMatch(/^v4\.[\w-]+\.[\w-]+$/);
   });
 
   it('honours an explicit slippage within the bounds and refuses one outside them', async () => {
