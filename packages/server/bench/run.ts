@@ -38,8 +38,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { sandboxConfigFile, type GatewayConfig } from '../src/config/config.js';
 import { findPostgres, startPostgres, type PostgresCluster } from '@swap-gateway/test-support/postgres';
+import { type BenchConfigOptions, checkEvery, quoteQuery, writeBenchConfig } from './config.js';
 import { cpuMeter, machineCpuSeconds, reapedChildrenCpuSeconds } from './cpu.js';
 import { startProcess, type StartedProcess } from '@swap-gateway/test-support/processes';
 import { wrk, type LoadResult } from './wrk.js';
@@ -77,18 +77,6 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const serverMain = here('../dist/main.js');
 const mockCli = here('../../mock/dist/cli.js');
 const autocannonCli = here('../node_modules/autocannon/autocannon.js');
-const wbtcBob = '0x03C7054BCB39f7b2e5B2c7AcB37583e32D70Cfa3';
-
-const quoteQuery = new URLSearchParams({
-  srcChain: 'bitcoin',
-  dstChain: 'bob',
-  srcToken: '0x0000000000000000000000000000000000000000',
-  dstToken: wbtcBob,
-  amount: '1000000',
-  recipient: '0x71C7656EC7ab88b098defB751B7401B5f6d8976F',
-  refundAddress: 'bc1q3ftg88fp55ek66v7jg5dl4q0esy96rd92epged',
-  affiliates: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045:25',
-});
 
 interface Row extends LoadResult {
   target: string;
@@ -160,30 +148,7 @@ function checkTools(): void {
 
 const work = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
 
-/** One response in this many is checked against the document on the servers compared with the others. */
-const checkEvery = 100;
-
-/**
- * The sandbox configuration, its rate limit out of the way, its liquidity enough for every
- * create-order and flow row, orders settling within seconds of their source transaction (the flow
- * rows wait for them), and responses checked one in `checkResponses`; with `priceWalk`, prices move;
- * with `deployment`, the sandbox is off, as in a deployment (no control endpoints, and on
- * PostgreSQL no read of the sandbox's state before each request: bench/README.md).
- */
-function benchConfig(checkResponses = { every: checkEvery }, priceWalk?: GatewayConfig['priceWalk'], deployment = false): string {
-  const config = JSON.parse(readFileSync(sandboxConfigFile, 'utf8')) as GatewayConfig;
-  config.rateLimits = { windowSeconds: 60, anonymous: 1_000_000_000, apiKey: 2_000_000_000, keyLookups: 1_000_000_000 };
-  // The bench's load is one client opening orders by the thousand, far past any per-client cap.
-  config.orders = { ...config.orders, maxUnpaidPerClient: { anonymous: 1_000_000_000, apiKey: 1_000_000_000 } };
-  config.liquidity = config.liquidity.map((entry) => ({ ...entry, amount: '1000000000000000000000' }));
-  config.lifecycle = { ...config.lifecycle, confirmationDelaySeconds: 2, payoutDelaySeconds: 2 };
-  config.checkResponses = checkResponses;
-  if (priceWalk) config.priceWalk = priceWalk;
-  if (deployment) config.sandbox = false;
-  const file = join(work, `config-${checkResponses.every}${priceWalk ? '-walk' : ''}${deployment ? '-deployment' : ''}.json`);
-  writeFileSync(file, JSON.stringify(config));
-  return file;
-}
+const benchConfig = (options?: BenchConfigOptions) => writeBenchConfig(work, options);
 
 /** What a row watches the CPU use of: the target's processes, and PostgreSQL's when it uses it. */
 interface Watched {
@@ -525,12 +490,12 @@ async function main(): Promise<void> {
     // The open orders a day of ordinary traffic leaves while they wait for their payment.
     await server(manyOpen, ['--data-dir', await dataDirWithOpenOrders(20_000)], {});
     await server(checkingEveryResponse, ['--data-dir', join(work, 'data-checking')], {}, undefined, {
-      config: benchConfig({ every: 1 }),
+      config: benchConfig({ checkResponses: { every: 1 } }),
       measured: ['get-quote'],
     });
     // Each price a random step of at most 0.1% every second, as a market moves.
     await server(movingMarket, ['--data-dir', join(work, 'data-moving')], {}, undefined, {
-      config: benchConfig({ every: checkEvery }, { intervalSeconds: 1, maxStepBps: 10, maxDeviationBps: 500 }),
+      config: benchConfig({ priceWalk: { intervalSeconds: 1, maxStepBps: 10, maxDeviationBps: 500 } }),
       measured: ['get-quote'],
     });
     const binaries = findPostgres();
@@ -542,7 +507,7 @@ async function main(): Promise<void> {
       // A database each, so that any of them can be paused while another is measured. The API's rows
       // run a deployment's configuration; the flow sends its source transactions through the
       // sandbox, so it runs on servers of its own with the sandbox on, as a staging deployment.
-      const deployment = { config: benchConfig(undefined, undefined, true), measured: ['get-quote', 'get-order', 'create-order'] } as const;
+      const deployment = { config: benchConfig({ deployment: true }), measured: ['get-quote', 'get-order', 'create-order'] } as const;
       const staging = { measured: ['flow'] } as const;
       for (const [workers, database] of [
         ['1 worker', 'one_worker'],

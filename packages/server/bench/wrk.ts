@@ -17,6 +17,8 @@ export interface LoadOptions {
   threads: number;
   /** A Lua script and its arguments. */
   script?: { path: string; args: string[] };
+  /** The core wrk runs on (taskset), when it is pinned. */
+  cpu?: number;
 }
 
 export async function wrk(url: string, options: LoadOptions): Promise<LoadResult> {
@@ -29,7 +31,8 @@ export async function wrk(url: string, options: LoadOptions): Promise<LoadResult
     url,
     ...(options.script?.args.length ? ['--', ...options.script.args] : []),
   ];
-  const { stdout } = await promisify(execFile)('wrk', args, { timeout: (options.seconds + 30) * 1000 });
+  const [command, commandArgs] = options.cpu === undefined ? ['wrk', args] : ['taskset', ['-c', String(options.cpu), 'wrk', ...args]];
+  const { stdout } = await promisify(execFile)(command, commandArgs, { timeout: (options.seconds + 30) * 1000 });
   const number = (pattern: RegExp) => Number(pattern.exec(stdout)?.[1] ?? 0);
   const socketErrors =
     /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/
