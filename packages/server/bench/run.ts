@@ -12,9 +12,10 @@
  * and responses checked against the document one in 100 (`checkResponses`, as a deployment that
  * samples runs); one more embedded server checks every response, as the sandbox does, on get-quote.
  * Before a get-quote or get-order row the target is warmed up for BENCH_WARMUP_SECONDS (its JIT
- * and pools; not counted), and during a row the other targets are paused (SIGSTOP, then SIGCONT):
- * an idle server still runs its lifecycle passes and the mock its timers, which on 2 cores showed
- * up in the measured target's p99. The PostgreSQL targets have a database each in one cluster.
+ * and pools; not counted), before the first round until it has answered BENCH_FIRST_WARMUP_REQUESTS,
+ * and during a row the other targets are paused (SIGSTOP, then SIGCONT): an idle server still runs
+ * its lifecycle passes and the mock its timers, which on 2 cores showed up in the measured target's
+ * p99. The PostgreSQL targets have a database each in one cluster.
  * Each row also shows the CPU each side used (bench/cpu.ts), so that a row bound by the machine's
  * cores rather than by the target says so, and the target's CPU time per request, which depends
  * far less on what else the machine runs than requests per second do.
@@ -24,7 +25,8 @@
  * order flow of many users swapping at once (bench/flow.mjs, a Node process of its own: get-quote,
  * create-order, the source transaction sent, get-order once a second until settled), on every server.
  *
- * BENCH_SECONDS per row (default 5), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (10), BENCH_THREADS of wrk (1),
+ * BENCH_SECONDS per row (default 5), BENCH_WARMUP_SECONDS (2), BENCH_FIRST_WARMUP_REQUESTS (20000),
+ * BENCH_CONNECTIONS (10), BENCH_THREADS of wrk (1),
  * BENCH_ROUNDS of the bare, get-quote and get-order rows (3),
  * BENCH_ORDER_QUOTES quotes prepared for each create-order row (12000), BENCH_ORDERS_READ orders each
  * get-order row reads in turn (200), BENCH_FLOW_USERS users of the flow rows (200), BENCH_FLOW_SECONDS (20),
@@ -48,6 +50,14 @@ import { seedOpenOrders } from '../test/fixtures/open-orders.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+/**
+ * Requests each row's target answers in its warm-up before the first round, in slices of
+ * `warmupSeconds`: after one slice, the Prism mock's first get-quote round read below both of its
+ * later ones in all 21 runs of 27 to 29 November, by 4 to 50% (bench/README.md, "Rounds").
+ */
+const firstWarmupRequests = Number(process.env.BENCH_FIRST_WARMUP_REQUESTS ?? 20_000);
+/** The longest that first warm-up lasts, so that a target answering nothing does not hold the run. */
+const maxFirstWarmupSeconds = 60;
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 /** One wrk thread: on 2 cores a second one contends with the target (bench/README.md, "One generator thread"). */
 const threads = Number(process.env.BENCH_THREADS ?? 1);
@@ -77,6 +87,13 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const serverMain = here('../dist/main.js');
 const mockCli = here('../../mock/dist/cli.js');
 const autocannonCli = here('../node_modules/autocannon/autocannon.js');
+
+/** A wrk Lua script, its arguments, and the threads wrk runs it on. */
+interface Script {
+  path: string;
+  args: string[];
+  threads: number;
+}
 
 interface Row extends LoadResult {
   target: string;
@@ -156,13 +173,7 @@ interface Watched {
   postgres?: number;
 }
 
-async function load(
-  target: string,
-  operation: Row['operation'],
-  url: string,
-  watched: Watched,
-  script?: { path: string; args: string[]; threads: number },
-): Promise<Row> {
+async function load(target: string, operation: Row['operation'], url: string, watched: Watched, script?: Script): Promise<Row> {
   const meters = { target: cpuMeter(watched.target), postgres: watched.postgres === undefined ? undefined : cpuMeter(watched.postgres) };
   const start = { generator: reapedChildrenCpuSeconds(), machine: machineCpuSeconds(), at: performance.now() };
   const result = await wrk(url, { connections, seconds, threads: script?.threads ?? threads, ...(script ? { script } : {}) });
@@ -536,29 +547,49 @@ async function main(): Promise<void> {
         everyTarget.filter((other) => other.process !== measured.process).map((other) => other.process.pid),
         measure,
       );
-    const warmedUp = async (url: string, script?: { path: string; args: string[]; threads: number }) => {
-      if (warmupSeconds > 0) await wrk(url, { connections, seconds: warmupSeconds, threads: script?.threads ?? threads, script });
+    /**
+     * A row's warm-up: `warmupSeconds` of its load; in the first round, slices of it until the target
+     * has answered `firstWarmupRequests` (or for `maxFirstWarmupSeconds`), since the mock reaches its
+     * pace only after thousands of requests (bench/README.md, "Rounds"). `script` gives each slice's.
+     */
+    const warmedUp = async (round: number, url: string, script?: (slice: number) => Script) => {
+      if (warmupSeconds <= 0) return url;
+      const until = performance.now() + maxFirstWarmupSeconds * 1000;
+      let answered = 0;
+      let slice = 0;
+      do {
+        const sliceScript = script?.(slice++);
+        const { requests } = await wrk(url, {
+          connections,
+          seconds: warmupSeconds,
+          threads: sliceScript?.threads ?? threads,
+          script: sliceScript,
+        });
+        answered += requests;
+      } while (round === 0 && answered < firstWarmupRequests && performance.now() < until);
       return url;
     };
-    // Values from 10^8 in the warm-ups, from 2 × 10^8 in the rows (1 and 2 BTC as amounts), each round
-    // 10^7 further on: at most 10^7 requests a warm-up or row, and `maxRounds`, no run asks another's.
-    const newValues = (parameter: string, run: 'warm-up' | 'row', round: number) => ({
+    // Values from 10^8 in the warm-ups (each slice 3 × 10^5 on), from 2 × 10^8 in the rows (1 and 2
+    // BTC as amounts), each round 10^7 further on: at most 10^7 requests a row, and with `maxRounds`,
+    // no row asks the values of another or of a warm-up.
+    const newValues = (parameter: string, run: 'warm-up' | 'row', round: number, slice = 0): Script => ({
       path: here('./new-values.lua'),
-      args: [parameter, String((run === 'warm-up' ? 100_000_000 : 200_000_000) + round * 10_000_000), String(threads)],
+      args: [parameter, String((run === 'warm-up' ? 100_000_000 + slice * 300_000 : 200_000_000) + round * 10_000_000), String(threads)],
       threads,
     });
     const newValuesRow = (target: Target, name: string, parameter: string) => (round: number) =>
       alone(target, async () => {
         const url = `${target.process.url}/v4/get-quote?${quoteQuery}`;
-        await warmedUp(url, newValues(parameter, 'warm-up', round));
+        await warmedUp(round, url, (slice) => newValues(parameter, 'warm-up', round, slice));
         return load(name, 'get-quote', url, target.watched, newValues(parameter, 'row', round));
       });
     /** The rows measured in every round, in the order of the table. */
     const measuredInRounds: Array<(round: number) => Promise<Row>> = [
-      () => alone(everyTarget[0]!, async () => load('bare node:http', 'fixed JSON', await warmedUp(bare.url), { target: bare.pid })),
-      () =>
+      (round) =>
+        alone(everyTarget[0]!, async () => load('bare node:http', 'fixed JSON', await warmedUp(round, bare.url), { target: bare.pid })),
+      (round) =>
         alone(everyTarget[1]!, async () =>
-          load(fastifyAlone, 'get-quote', await warmedUp(`${fastify.url}/v4/get-quote?${quoteQuery}`), { target: fastify.pid }),
+          load(fastifyAlone, 'get-quote', await warmedUp(round, `${fastify.url}/v4/get-quote?${quoteQuery}`), { target: fastify.pid }),
         ),
     ];
     for (const target of targets.filter((target) => target.measured.includes('get-quote'))) {
@@ -567,7 +598,9 @@ async function main(): Promise<void> {
         continue;
       }
       const url = `${target.process.url}/v4/get-quote?${quoteQuery}`;
-      measuredInRounds.push(() => alone(target, async () => load(target.name, 'get-quote', await warmedUp(url), target.watched)));
+      measuredInRounds.push((round) =>
+        alone(target, async () => load(target.name, 'get-quote', await warmedUp(round, url), target.watched)),
+      );
       if (target.name === 'server, embedded') {
         measuredInRounds.push(
           newValuesRow(target, everyAmountNew, 'amount'),
@@ -579,12 +612,12 @@ async function main(): Promise<void> {
     for (const target of targets.filter((target) => target.measured.includes('get-order'))) {
       const url = `${target.process.url}/v4/get-order/`;
       const ordersById = { path: here('./orders-by-id.lua'), args: [target.ordersFile, String(threads)], threads };
-      measuredInRounds.push(() =>
-        alone(target, async () => load(target.name, 'get-order', await warmedUp(url, ordersById), target.watched, ordersById)),
+      measuredInRounds.push((round) =>
+        alone(target, async () => load(target.name, 'get-order', await warmedUp(round, url, () => ordersById), target.watched, ordersById)),
       );
     }
     // Once, before the rounds, on the bare server warmed up as its rows are: does the generator cap the ceiling?
-    const generatorCheck = await alone(everyTarget[0]!, async () => autocannon(await warmedUp(bare.url)));
+    const generatorCheck = await alone(everyTarget[0]!, async () => autocannon(await warmedUp(0, bare.url)));
     const quoteShare = await whilePaused(
       everyTarget.map((target) => target.process.pid),
       () => quoteAlone(config),
@@ -831,7 +864,19 @@ function writeResults(
     node: process.version,
     cores: cpus().length,
     loadAverage: { start: loadAtStart, end: loadavg()[0] },
-    settings: { seconds, warmupSeconds, connections, threads, rounds, orderQuotes, ordersRead, flowUsers, flowSeconds, flowArrivalSeconds },
+    settings: {
+      seconds,
+      warmupSeconds,
+      firstWarmupRequests,
+      connections,
+      threads,
+      rounds,
+      orderQuotes,
+      ordersRead,
+      flowUsers,
+      flowSeconds,
+      flowArrivalSeconds,
+    },
     rows,
     /** Every round of the rows measured in rounds, as measured. */
     roundRows,
