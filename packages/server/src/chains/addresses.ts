@@ -12,24 +12,6 @@ import type { ChainKind } from '../config/config.js';
 import { bitcoinLib, type BitcoinNetwork } from './bitcoin-lib.js';
 
 /**
- * A quote's addresses recur (a user's refund address, the same recipient): answers are remembered,
- * per network, for the most recent addresses.
- * Measured (bench/README.md): a known P2PKH address 11.1-13.2 → 0.03-0.4 µs, a bech32 one 2.0-3.5 → 0.03-0.06 µs.
- */
-const bitcoinChecks = new LRUCache<string, boolean>({ max: 10_000 });
-
-function isBitcoinAddress(address: string, network: BitcoinNetwork): boolean {
-  // Longer than any Bitcoin address (bech32 strings end at 90 characters): refused, not remembered.
-  if (address.length > 90) return false;
-  const key = `${network.bech32}:${address}`;
-  const known = bitcoinChecks.get(key);
-  if (known !== undefined) return known;
-  const valid = hasOutputScript(address, network);
-  bitcoinChecks.set(key, valid);
-  return valid;
-}
-
-/**
  * Whether bitcoinjs-lib's `toOutputScript` takes the address, decided from the decoders alone for the
  * common outputs (P2PKH, P2SH, P2WPKH, P2WSH) and by `toOutputScript` itself for the rest. It tries
  * Base58Check first: a 21-byte payload is a P2PKH or P2SH output when its version is the network's,
@@ -57,10 +39,31 @@ export function hasOutputScript(address: string, network: BitcoinNetwork): boole
   }
 }
 
+/**
+ * A quote's addresses recur (a user's refund address, the same recipient, an integrator's affiliate):
+ * answers are remembered, per chain kind and Bitcoin network, for the most recent addresses. In front
+ * of viem too, whose own caches delete and re-add an entry of a Map on every hit, garbage that
+ * outlived the young generation.
+ * Measured (bench/README.md): a known P2PKH address 11.1-13.2 → 0.03-0.4 µs, a bech32 one 2.0-3.5 → 0.03-0.06 µs;
+ * a new amount every get-quote, 289-292 → 37-45 bytes a request promoted, no mark-compact left.
+ */
+const addressChecks = new LRUCache<string, boolean>({ max: 10_000 });
+
 export function isValidAddress(kind: ChainKind, address: string, network: BitcoinNetwork): boolean {
+  // Longer than any chain's addresses (bech32 strings end at 90 characters): refused, not remembered.
+  if (address.length > 90) return false;
+  const key = `${kind === 'bitcoin' ? network.bech32 : kind}:${address}`;
+  const known = addressChecks.get(key);
+  if (known !== undefined) return known;
+  const valid = isAddressOnChain(kind, address, network);
+  addressChecks.set(key, valid);
+  return valid;
+}
+
+function isAddressOnChain(kind: ChainKind, address: string, network: BitcoinNetwork): boolean {
   switch (kind) {
     case 'bitcoin':
-      return isBitcoinAddress(address, network);
+      return hasOutputScript(address, network);
     case 'evm':
       return isAddress(address, { strict: true });
     case 'tron':
