@@ -77,7 +77,10 @@ describe.skipIf('missing' in binaries)('payout claims across instances', () => {
       const claimant = async () =>
         (await taking.services.db.query<{ claimed_by: string }>('SELECT claimed_by FROM order_effects WHERE order_id = $1', [id]))[0]
           ?.claimed_by;
-      while (!(await claimant())) await new Promise((resolve) => setTimeout(resolve, 50));
+      // Mid-send: the claim taken and the transfer made, the chain's answer still awaited. The claim
+      // is written before the transfer, so an instance killed on seeing the claim alone had at times
+      // made none, and the chain counted one attempt, not two.
+      while (!(await claimant()) || (await transfers(taking, id)).length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
       const dead = await claimant();
       process.kill(dying.listening[0]!.pid, 'SIGKILL');
       const killedAt = Date.now();
