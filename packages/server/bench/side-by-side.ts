@@ -13,20 +13,25 @@
  * ratio of the second build to the first in each order and their geometric mean. In this set-up a
  * build made 3 µs a request slower read 7.5% (about 4.4 µs) slower.
  *
- * BENCH_ROUNDS per order (6), BENCH_SECONDS per round (6), BENCH_WARMUP_SECONDS (3), BENCH_CONNECTIONS (10).
+ * BENCH_ROUNDS per order (6), BENCH_SECONDS per round (6), BENCH_WARMUP_SECONDS (3), BENCH_CONNECTIONS (10);
+ * BENCH_NEW (unset): a parameter of bench/new-values.lua (`amount`, `recipient`, `amount+recipient`,
+ * `affiliates`) to ask a value of it that no request asked before, every request, as the bench's
+ * new-value rows do, instead of one quote again.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { join, resolve } from 'node:path';
 import { startProcess, type StartedProcess } from '@swap-gateway/test-support/processes';
 import { quoteQuery, writeBenchConfig } from './config.js';
 import { cpuMeter } from './cpu.js';
-import { wrk } from './wrk.js';
+import { type LoadOptions, wrk } from './wrk.js';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
 const seconds = Number(process.env.BENCH_SECONDS ?? 6);
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const newParameter = process.env.BENCH_NEW;
 const [serverCore, loadCore] = [1, 0];
 
 const builds = process.argv.slice(2);
@@ -60,19 +65,29 @@ const start = (build: string): Promise<StartedProcess> =>
     probePath: '/health',
   });
 
+/** The script of load number `load` (each of a run's loads asks values of its own, 10^7 apart), when values are to be new. */
+const newValues = (load: number): LoadOptions['script'] =>
+  newParameter === undefined
+    ? undefined
+    : { path: fileURLToPath(new URL('./new-values.lua', import.meta.url)), args: [newParameter, String(100_000_000 + load * 10_000_000), '1'] };
+let loads = 0;
+const load = (url: string, loadSeconds: number) =>
+  wrk(url, { connections, seconds: loadSeconds, threads: 1, cpu: loadCore, script: newValues(loads++) });
+
 /** `rounds` rounds of both servers loaded at once, in the order given: each round's figures, by build. */
 async function measure(order: string[]): Promise<Map<string, Measured[]>> {
   const servers: StartedProcess[] = [];
   try {
     for (const build of order) servers.push(await start(build));
     const urls = servers.map((server) => `${server.url}/v4/get-quote?${quoteQuery}`);
-    await Promise.all(urls.map((url) => wrk(url, { connections, seconds: warmupSeconds, threads: 1, cpu: loadCore })));
+    await Promise.all(urls.map((url) => load(url, warmupSeconds)));
     const figures = new Map<string, Measured[]>(order.map((build) => [build, []]));
     for (let round = 0; round < rounds; round++) {
       const meters = servers.map((server) => cpuMeter(server.pid));
-      const loads = await Promise.all(urls.map((url) => wrk(url, { connections, seconds, threads: 1, cpu: loadCore })));
+      const results = await Promise.all(urls.map((url) => load(url, seconds)));
       const line = order.map((build, index) => {
-        const { requests } = loads[index]!;
+        const { requests, failures } = results[index]!;
+        if (failures) throw new Error(`${build} answered ${failures} requests with an error: no comparison of its successes`);
         const cpuUs = (meters[index]!() * 1e6) / requests;
         figures.get(build)!.push({ requests, cpuUs });
         return `${build}: ${(requests / seconds).toFixed(0)} requests/s, ${cpuUs.toFixed(1)} µs of CPU a request`;

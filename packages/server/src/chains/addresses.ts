@@ -52,6 +52,9 @@ const addressChecks = new LRUCache<string, boolean>({ max: 10_000 });
 export function isValidAddress(kind: ChainKind, address: string, network: BitcoinNetwork): boolean {
   // Longer than any chain's addresses (bech32 strings end at 90 characters): refused, not remembered.
   if (address.length > 90) return false;
+  // viem checks an EVM address without a checksum (all lowercase) by its pattern alone, cheaper than
+  // a lookup here: a new recipient every get-quote, 7% less CPU not remembered (bench/README.md).
+  if (kind === 'evm' && address === address.toLowerCase()) return isAddress(address, { strict: true });
   const key = `${kind === 'bitcoin' ? network.bech32 : kind}:${address}`;
   const known = addressChecks.get(key);
   if (known !== undefined) return known;
