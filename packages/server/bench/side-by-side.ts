@@ -69,7 +69,10 @@ const start = (build: string): Promise<StartedProcess> =>
 const newValues = (load: number): LoadOptions['script'] =>
   newParameter === undefined
     ? undefined
-    : { path: fileURLToPath(new URL('./new-values.lua', import.meta.url)), args: [newParameter, String(100_000_000 + load * 10_000_000), '1'] };
+    : {
+        path: fileURLToPath(new URL('./new-values.lua', import.meta.url)),
+        args: [newParameter, String(100_000_000 + load * 10_000_000), '1'],
+      };
 let loads = 0;
 const load = (url: string, loadSeconds: number) =>
   wrk(url, { connections, seconds: loadSeconds, threads: 1, cpu: loadCore, script: newValues(loads++) });
