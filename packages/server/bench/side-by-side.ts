@@ -15,7 +15,7 @@
  *
  * BENCH_ROUNDS per order (6), BENCH_SECONDS per round (6), BENCH_WARMUP_SECONDS (3), BENCH_CONNECTIONS (10);
  * BENCH_NEW (unset): a parameter of bench/new-values.lua (`amount`, `recipient`, `amount+recipient`,
- * `affiliates`) to ask a value of it that no request asked before, every request, as the bench's
+ * `affiliates`, `refundAddress`) to ask a value of it that no request asked before, every request, as the bench's
  * new-value rows do, instead of one quote again.
  */
 import { mkdtempSync } from 'node:fs';
