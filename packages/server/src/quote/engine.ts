@@ -34,11 +34,14 @@ export interface QuoteRequest {
   refundAddress?: string;
 }
 
-type OnrampQuote = Omit<GatewayOnrampQuoteV2, 'signedQuoteData'> & { refundAddress: string | null };
-type OfframpQuote = Omit<GatewayOfframpQuoteV4, 'signedQuoteData'>;
-type TokenSwapQuote = GatewayTokenSwapQuoteV3 & { refundAddress: string | null };
+type OnrampQuote = GatewayOnrampQuoteV2 & { refundAddress: string | null };
+type OfframpQuote = GatewayOfframpQuoteV4 & { signedQuoteData: string };
+type TokenSwapQuote = GatewayTokenSwapQuoteV3 & { refundAddress: string | null; signedQuoteData: string };
 
-/** An inner quote before it is sealed (signedQuoteData is added by the seal). */
+/**
+ * An inner quote before it is sealed: its `signedQuoteData` is empty, written last, and the seal's
+ * copy of it (quote/service.ts) sets it.
+ */
 export type UnsealedQuote = { config: Route } & (
   | { route: 'onramp'; quote: OnrampQuote }
   | { route: 'offramp'; quote: OfframpQuote }
@@ -210,6 +213,7 @@ function onrampQuote(inputs: QuoteInputs): OnrampQuote {
     strategyAddress: null,
     strategyMessage: null,
     refundAddress: request.refundAddress ?? null,
+    signedQuoteData: '',
   };
 }
 
@@ -243,6 +247,7 @@ function offrampQuote(inputs: QuoteInputs): OfframpQuote {
     refundAddress: request.refundAddress ?? null,
     // The owner of the on-chain order is its refund claimant; V3 create-order requires it.
     ...(request.refundAddress ? { ownerAddress: request.refundAddress } : {}),
+    signedQuoteData: '',
   };
 }
 
@@ -275,6 +280,7 @@ function tokenSwapQuote({ context, route, amount, slippage, affiliates, request,
     ...priceImpact(context, route, amount, output),
     sender: request.sender ?? null,
     refundAddress: request.refundAddress ?? null,
+    signedQuoteData: '',
   };
 }
 

@@ -37,8 +37,10 @@ export class QuoteService {
     }
     const exp = this.clock.now() + this.engine.config.quoteTtlSeconds * 1000;
     const signedQuoteData = this.seal.signature(sealPayload(route, quote, randomUUID(), exp), formDigest);
-    // Object.assign into a new object, not `{ ...quote, signedQuoteData }`: see tokenAmount in quote/engine.ts.
-    return { [route]: Object.assign({}, quote, { signedQuoteData }) } as unknown as GatewayQuoteV4;
+    // A copy of the quote with its seal set: the quote has the member already (quote/engine.ts), so
+    // the copy keeps its shape, where one given a member grew slower to copy and to write as JSON.
+    // Measured (bench/README.md): against Object.assign, CPU a get-quote asked again 0.91×, computed 0.92×.
+    return { [route]: { ...quote, signedQuoteData } } as unknown as GatewayQuoteV4;
   }
 
   private compute(request: QuoteRequest): ComputedQuote {
