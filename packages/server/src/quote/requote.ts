@@ -31,13 +31,13 @@ const notInClientModels: Record<ApiVersion, string[]> = {
 /** Differences named in a refusal, at most. */
 const namedDifferences = 6;
 
-/** The quote as get-quote answers it now; throws INVALID_ORDER_ARGS unless the received one is that quote. */
+/** Throws INVALID_ORDER_ARGS unless the received quote is the one get-quote answers for it now. */
 export function requote(
   route: 'offramp' | 'tokenSwap',
   received: ReceivedQuote,
   context: QuoteEngineContext,
   apiVersion: ApiVersion,
-): Record<string, unknown> {
+): void {
   const request = requestOf(route, received, context);
   let current: Record<string, unknown>;
   try {
@@ -59,7 +59,6 @@ export function requote(
       { message: `changed fields: ${named}` },
     );
   }
-  return current;
 }
 
 /**
