@@ -13,14 +13,14 @@ import { bitcoinLib, type BitcoinNetwork } from './bitcoin-lib.js';
 
 /**
  * Whether bitcoinjs-lib's `toOutputScript` takes the address, decided from the decoders alone for the
- * common outputs (P2PKH, P2SH, P2WPKH, P2WSH) and by `toOutputScript` itself for the rest. It tries
- * Base58Check first: a 21-byte payload is a P2PKH or P2SH output when its version is the network's,
- * and none otherwise; anything else goes on to bech32, where a v0 program of 20 or 32 bytes under
- * the network's prefix is a P2WPKH or P2WSH output. `toOutputScript` builds a payment and, on a
- * bech32 string, throws from its Base58 decode first; `decodeUnsafe` answers undefined instead.
- * An address under the network's bech32 prefix and separator goes to bech32 at once: no Base58Check
+ * common outputs (P2PKH, P2SH, P2WPKH, P2WSH) and by `toOutputScript` itself for the rest. An
+ * address under the network's bech32 prefix and separator goes to bech32 at once: no Base58Check
  * address of the network starts so (its versions give 1, 3, m, n or 2), and the Base58 decode of a
- * bech32 string runs to its first 0 or l, to its end in about one address of twelve.
+ * bech32 string runs to its first 0 or l, to its end in about one address of twelve. Any other is
+ * tried as Base58Check first: a 21-byte payload is a P2PKH or P2SH output when its version is the
+ * network's, and none otherwise; anything else goes on to bech32, where a v0 program of 20 or 32
+ * bytes under the network's prefix is a P2WPKH or P2WSH output. `toOutputScript` builds a payment
+ * and, on a bech32 string, throws from its Base58 decode first; `decodeUnsafe` answers undefined.
  * Measured (bench/README.md): a new address 16-27 → 4.7-6.4 µs; a bech32 one without 0 or l 9.8-19.6 → 1.6-2.2 µs.
  */
 export function hasOutputScript(address: string, network: BitcoinNetwork): boolean {
