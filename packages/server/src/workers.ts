@@ -40,9 +40,10 @@ export function superviseWorkers(count: number, log: (message: string) => void):
     if (!listened.has(worker.id)) {
       log(`worker ${worker.process.pid} exited (${signal ?? code}) before it listened; stopping`);
       stopping = true;
-      process.exitCode = 1;
+      // A worker that refused the configuration (exit 2, its reason on stderr) makes the group's answer.
+      process.exitCode = code === 2 ? 2 : 1;
       for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGTERM');
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(1);
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(process.exitCode);
       return;
     }
     log(`worker ${worker.process.pid} exited (${signal ?? code}); starting another`);

@@ -1,31 +1,16 @@
 /**
  * The server's command line refuses what it cannot run with in one line of its own words (exit 2),
  * never a stack trace: a bad option, a configuration of the wrong shape, one whose values
- * contradict each other, and a Redis it cannot reach.
+ * contradict each other, a Redis it cannot reach, and a data directory another process holds or
+ * that cannot be made. (A database that refuses the server: test/postgres.test.ts.)
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, sandboxConfigFile } from '../src/config/config.js';
 import { checkWorkers } from '../src/workers.js';
-import { shortLivedNodeFlags } from './fixtures/node-flags.js';
-
-async function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stderr: string }> {
-  try {
-    // The build (the test task depends on it) starts in a fraction of tsx's time.
-    await promisify(execFile)(process.execPath, [...shortLivedNodeFlags, 'dist/main.js', ...args], {
-      env: { ...process.env, ...env },
-      timeout: 30_000,
-    });
-    return { code: 0, stderr: '' };
-  } catch (error) {
-    const failed = error as { code: number; stderr: string };
-    return { code: failed.code, stderr: failed.stderr };
-  }
-}
+import { runServerCommand as run } from './fixtures/command-line.js';
 
 describe('the command line', () => {
   it('names a configuration it cannot run with in one line, exit 2', async () => {
@@ -58,6 +43,25 @@ describe('the command line', () => {
     const answer = await run(['--port', '0', '--data-dir', ':memory:'], { GATEWAY_REDIS_URL: 'redis://127.0.0.1:1' });
     expect(answer.code, answer.stderr).toBe(2);
     expect(answer.stderr.trim()).toMatch(/^\[gateway\] the rate-limit store at redis:\/\/127\.0\.0\.1:1 is unreachable: [^\n]+$/);
+  });
+
+  it('refuses a data directory another process holds, or one it cannot make, in one line, exit 2', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gateway-data-'));
+    // This test's process runs, and is not the server's: its pid is a live owner of the lock.
+    writeFileSync(join(dataDir, 'gateway.pid'), String(process.pid));
+    const held = await run(['--port', '0', '--data-dir', dataDir]);
+    expect(held.code, held.stderr).toBe(2);
+    expect(held.stderr.trim()).toBe(
+      `[gateway] the data directory ${dataDir} is in use by process ${process.pid}; stop it first, or use DATABASE_URL for several processes`,
+    );
+    // A directory under a file cannot be made, whoever runs the test (root included).
+    const underFile = join(dataDir, 'gateway.pid', 'data');
+    const unmade = await run(['--port', '0', '--data-dir', underFile]);
+    expect(unmade.code, unmade.stderr).toBe(2);
+    expect(unmade.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^\[gateway\] the data directory .+ cannot be made: ENOTDIR: not a directory/),
+    ]);
+    expect(unmade.stderr).toContain(underFile);
   });
 
   it('refuses several workers on the embedded store in one line, exit 2', async () => {

@@ -1,8 +1,8 @@
 /**
- * The same store on a real PostgreSQL server (DATABASE_URL): migrations, concurrent reservations
- * over separate connections, duplicate detection under a race, a restart, and get-order's reads:
- * one query for the reads arriving together, a view kept current by notifications, and what
- * happens when the listening connection is lost.
+ * The same store on a real PostgreSQL server (DATABASE_URL): migrations, a database that refuses the
+ * server, concurrent reservations over separate connections, duplicate detection under a race, a
+ * restart, and get-order's reads: one query for the reads arriving together, a view kept current by
+ * notifications, and what happens when the listening connection is lost.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/index.js';
@@ -22,6 +22,7 @@ import {
   wbtcBob,
 } from './helpers.js';
 import { findPostgres, type PostgresCluster } from '@swap-gateway/test-support/postgres';
+import { runServerCommand } from './fixtures/command-line.js';
 
 const binaries = findPostgres();
 if ('missing' in binaries) {
@@ -47,6 +48,24 @@ describe.skipIf('missing' in binaries)('store on PostgreSQL', () => {
       expect(await migrate(a)).toEqual([]);
     } finally {
       await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('stops at a database that refuses it with one line of its own, exit 2, one process or several', async () => {
+    const refusal = '[gateway] the database refused the server: database "no_such_database" does not exist';
+    for (const workers of ['1', '2']) {
+      const answer = await runServerCommand(['--port', '0', '--workers', workers], {
+        DATABASE_URL: cluster.url.replace(/\/postgres$/, '/no_such_database'),
+      });
+      expect(answer.code, answer.stderr).toBe(2);
+      // Besides the warning that rate limits are counted per process (no Redis here): the refusal, from
+      // each process that reached the database before the group stopped.
+      const said = answer.stderr
+        .trim()
+        .split('\n')
+        .filter((line) => !line.includes('counted'));
+      expect(said.length, answer.stderr).toBeGreaterThan(0);
+      expect(new Set(said), answer.stderr).toEqual(new Set([refusal]));
     }
   });
 

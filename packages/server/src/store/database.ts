@@ -5,6 +5,7 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { ConfigError } from '../config/config.js';
 import { DependencyUnavailable } from '../errors.js';
 import { EmbeddedStatements } from './embedded-statements.js';
 import { createEmbedded } from './empty-store.js';
@@ -247,7 +248,7 @@ async function openPostgres(databaseUrl: string, log: NonNullable<DatabaseOption
     } catch (error) {
       if (!isUnavailable(error)) {
         await pool.end();
-        throw error;
+        throw new ConfigError(`the database refused the server: ${(error as Error).message}`);
       }
       const waitMs = startWaitsMs[Math.min(attempt, startWaitsMs.length - 1)]!;
       log(`the database is unreachable; trying again in ${waitMs} ms`, error);

@@ -4,6 +4,7 @@
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ConfigError } from '../config/config.js';
 
 export function lockDataDir(dataDir: string): () => void {
   const file = join(dataDir, 'gateway.pid');
@@ -12,7 +13,7 @@ export function lockDataDir(dataDir: string): () => void {
   } catch {
     const owner = Number(readFileSync(file, 'utf8'));
     if (owner && owner !== process.pid && isRunning(owner)) {
-      throw new Error(
+      throw new ConfigError(
         `the data directory ${dataDir} is in use by process ${owner}; stop it first, or use DATABASE_URL for several processes`,
       );
     }

@@ -1,5 +1,6 @@
 /** Opens the configured database, takes the data-directory lock, and brings the schema up to date. */
 import { mkdirSync } from 'node:fs';
+import { ConfigError } from '../config/config.js';
 import { openDatabase, type Database, type DatabaseOptions } from './database.js';
 import { lockDataDir } from './lock.js';
 import { migrate } from './migrations.js';
@@ -12,7 +13,11 @@ export interface Store {
 export async function openStore(options: DatabaseOptions): Promise<Store> {
   let unlock = () => {};
   if (!options.databaseUrl && options.dataDir) {
-    mkdirSync(options.dataDir, { recursive: true });
+    try {
+      mkdirSync(options.dataDir, { recursive: true });
+    } catch (error) {
+      throw new ConfigError(`the data directory ${options.dataDir} cannot be made: ${(error as Error).message}`);
+    }
     unlock = lockDataDir(options.dataDir);
   }
   let db: Database | undefined;
