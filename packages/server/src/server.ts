@@ -173,7 +173,7 @@ export async function createGateway(config: GatewayConfig, options: Pick<StartSe
       orders,
       lifecycle,
       view,
-      sandbox: sandbox && { state: sandbox, pricesSettable: sandboxPrices !== undefined },
+      sandbox: sandbox && { state: sandbox, priceControls: sandboxPrices !== undefined },
     };
     const app = await buildApp(services, { log, keys: new ApiKeys(store.db) });
     lifecycle.start(config.lifecycle.tickMs);

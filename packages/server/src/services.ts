@@ -20,6 +20,6 @@ export interface Services {
   orders: OrderService;
   lifecycle: Lifecycle;
   view: OrderView;
-  /** With the sandbox on: its shared state, and whether its prices are the sandbox's own (not a price adapter's). */
-  sandbox?: { state: SandboxState; pricesSettable: boolean };
+  /** With the sandbox on: its shared state, and whether its price controls are served (its prices are the sandbox's own, not a price adapter's). */
+  sandbox?: { state: SandboxState; priceControls: boolean };
 }

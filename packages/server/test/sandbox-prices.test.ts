@@ -96,3 +96,21 @@ describe('the price controls', () => {
     expect((await api.get('/sandbox/prices')).body.revision).toBe(stopped.body.revision);
   });
 });
+
+describe('with a price adapter', () => {
+  // The adapter is the only price there is: the sandbox's prices would list, set and walk others.
+  const { api } = testServerPerSuite({ adapters: { prices: { usdPrice: () => 97_000n * 10n ** 18n, revision: () => 0 } } });
+
+  it('serves none of the price controls', async () => {
+    for (const [method, path] of [
+      ['GET', '/sandbox/prices'],
+      ['POST', '/sandbox/prices'],
+      ['POST', '/sandbox/prices/walk'],
+      ['DELETE', '/sandbox/prices/walk'],
+    ] as const) {
+      const answer = await api.call(method, path, method === 'POST' ? {} : undefined);
+      expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(404);
+    }
+    expect((await api.post('/sandbox/advance', { seconds: 1 })).status, 'the other controls are served').toBe(200);
+  });
+});

@@ -122,7 +122,7 @@ export interface GatewayConfig {
   /**
    * `maxUnpaidPerClient`: how many orders without a source transaction one client may hold open
    * (each reserves liquidity until it is paid or expires): per API key with one, per IP address
-   * without. Beyond it create-order answers 429 EXCEEDED_LIMIT, Retry-After the oldest one's expiry.
+   * without. Beyond it create-order answers 400 EXCEEDED_LIMIT, naming when the oldest one expires.
    */
   orders: { defaultPageSize: number; maxPageSize: number; maxUnpaidPerClient: { anonymous: number; apiKey: number } };
   /**

@@ -39,7 +39,7 @@ interface SandboxOptions {
   services: Services;
   log: Log;
   state: SandboxState;
-  pricesSettable: boolean;
+  priceControls: boolean;
 }
 
 /**
@@ -73,7 +73,7 @@ export const sandboxPlugin = fp<SandboxOptions>(
   { name: 'gateway-sandbox', fastify: '5.x', dependencies: ['gateway-access'] },
 );
 
-async function sandboxControls(app: FastifyInstance, { services, state, pricesSettable }: SandboxOptions): Promise<void> {
+async function sandboxControls(app: FastifyInstance, { services, state, priceControls }: SandboxOptions): Promise<void> {
   const { lifecycle, view, clock, orders, bitcoin, catalogue } = services;
   const render = (order: Parameters<typeof view.render>[0]) => view.render(order, clock.now());
 
@@ -128,8 +128,8 @@ async function sandboxControls(app: FastifyInstance, { services, state, pricesSe
         })),
     };
   };
-  app.get('/sandbox/prices', async () => priceList());
-  if (pricesSettable) {
+  if (priceControls) {
+    app.get('/sandbox/prices', async () => priceList());
     app.post('/sandbox/prices', async (request: FastifyRequest<{ Body: unknown }>) => {
       const body = objectBody(request.body);
       const chain = optionalString(body, 'chain') ?? '';

@@ -5,9 +5,9 @@
  * operation of the document, a code answers with the failure status whose examples list it (the
  * document's responses name, per status, the codes they carry: get-order's 404 ORDER_NOT_FOUND,
  * register-tx's 400 ORDER_NOT_FOUND, ...). The statuses of the HTTP edge itself, which every
- * operation documents the same way, are not the domain's: 401 (the API key), 429 (the rate limit,
- * and a client's limit of unpaid orders, answered like it), 500 (an unexpected fault) and 503 (a
- * dependency unreachable) answer only the failures below.
+ * operation documents the same way, are not the domain's: 401 (the API key), 429 (the rate limit),
+ * 500 (an unexpected fault) and 503 (a dependency unreachable) answer only the failures below. (A
+ * client's limit of unpaid orders is create-order's 400 EXCEEDED_LIMIT: src/errors.ts.)
  *
  * A code the operation's examples do not list (EXCEEDED_LIMIT when get-quote's amount is too
  * large, a request the server cannot read) is the operation's answer for a request it cannot serve
