@@ -69,7 +69,9 @@ function request(method, path, body) {
       response.on('end', () => resolve({ status: response.statusCode, text: Buffer.concat(chunks).toString() }));
       response.on('error', reject);
     });
-    outgoing.on('error', reject);
+    // Whether the socket had served a request before tells a keep-alive race (the server closing an
+    // idle socket as the request is sent on it) from a refused or dropped connection.
+    outgoing.on('error', (error) => reject(Object.assign(error, { reusedSocket: outgoing.reusedSocket })));
     outgoing.end(payload);
   });
 }
@@ -83,7 +85,8 @@ async function call(name, method, path, body) {
     record(name, started, ok ? undefined : `${status} ${text.slice(0, 200)}`);
     return ok ? JSON.parse(text) : undefined;
   } catch (error) {
-    record(name, started, String(error));
+    const socket = error.reusedSocket ? 'a reused keep-alive socket' : 'a new socket';
+    record(name, started, `${error}${error.code ? ` ${error.code}` : ''}, on ${socket}`);
     return undefined;
   }
 }
