@@ -756,14 +756,21 @@ function report(rows: Row[], roundRows: Row[][], notes: string[], quoteShare: Qu
     const other = find(base, operation);
     return row && other ? ratioOf(row, other) : Number.NaN;
   };
+  /** `target`'s requests/s at least `floor` times the mock's. */
+  const timesTheMock = (label: string, target: string, operation: string, floor: number): [string, boolean] => {
+    const times = ratio(target, operation, 'Prism mock');
+    return [`${label}: ${fixed(times, 1)}× the mock (target ≥ ${floor}×)`, times >= floor];
+  };
+  /** PostgreSQL with 2 workers answers more than with 1. */
+  const twoWorkersOverOne = (label: string, operation: string): [string, boolean] => {
+    const times = ratio('server, PostgreSQL, 2 workers', operation, 'server, PostgreSQL, 1 worker');
+    return [`${label}, PostgreSQL 2 workers / 1 worker: ${fixed(times, 2)}× (target > 1×)`, times > 1];
+  };
   const quoteTargets = (target: string, label: string): Array<[string, boolean]> => {
     const row = find(target, 'get-quote');
     const share = row ? ratioOf(row, bare) : 0;
     return [
-      [
-        `get-quote, ${label}: ${fixed(ratio(target, 'get-quote', 'Prism mock'), 1)}× the mock (target ≥ 10×)`,
-        ratio(target, 'get-quote', 'Prism mock') >= 10,
-      ],
+      timesTheMock(`get-quote, ${label}`, target, 'get-quote', 10),
       [`get-quote, ${label}: ${fixed(share * 100, 1)}% of bare node:http (target ≥ 25%)`, share >= 0.25],
     ];
   };
@@ -771,22 +778,10 @@ function report(rows: Row[], roundRows: Row[][], notes: string[], quoteShare: Qu
     ...quoteTargets('server, embedded', 'embedded, one quote asked again'),
     ...rows
       .filter((row) => row.target.startsWith('server') && row.operation === 'get-order')
-      .map((row): [string, boolean] => {
-        const times = ratio(row.target, 'get-order', 'Prism mock');
-        return [`get-order, ${row.target}: ${fixed(times, 1)}× the mock (target ≥ 5×)`, times >= 5];
-      }),
-    [
-      `get-quote (one quote asked again), PostgreSQL 2 workers / 1 worker: ${fixed(ratio('server, PostgreSQL, 2 workers', 'get-quote', 'server, PostgreSQL, 1 worker'), 2)}× (target > 1×)`,
-      ratio('server, PostgreSQL, 2 workers', 'get-quote', 'server, PostgreSQL, 1 worker') > 1,
-    ],
-    [
-      `get-order, PostgreSQL 2 workers / 1 worker: ${fixed(ratio('server, PostgreSQL, 2 workers', 'get-order', 'server, PostgreSQL, 1 worker'), 2)}× (target > 1×)`,
-      ratio('server, PostgreSQL, 2 workers', 'get-order', 'server, PostgreSQL, 1 worker') > 1,
-    ],
-    [
-      `get-quote, ${movingMarket}: ${fixed(ratio(movingMarket, 'get-quote', 'Prism mock'), 1)}× the mock (target ≥ 5×)`,
-      ratio(movingMarket, 'get-quote', 'Prism mock') >= 5,
-    ],
+      .map((row) => timesTheMock(`get-order, ${row.target}`, row.target, 'get-order', 5)),
+    twoWorkersOverOne('get-quote (one quote asked again)', 'get-quote'),
+    twoWorkersOverOne('get-order', 'get-order'),
+    timesTheMock(`get-quote, ${movingMarket}`, movingMarket, 'get-quote', 5),
     ...rows
       .filter((row) => row.target.startsWith('server') && (row.operation === 'get-quote' || row.operation === 'get-order'))
       .map((row): [string, boolean] => [
